@@ -1,0 +1,192 @@
+import type { z } from 'zod';
+import {
+  AsyncChatCreateRequestSchema,
+  AsyncChatJobSchema,
+  AsyncChatListQuerySchema,
+  AsyncChatListResponseSchema,
+} from './async-chat.js';
+import { RevokeAuthTokenRequestSchema, RevokeAuthTokenResponseSchema } from './auth.js';
+import {
+  BrowserSessionCreateRequestSchema,
+  BrowserSessionListResponseSchema,
+  BrowserSessionSchema,
+} from './browser-sessions.js';
+import { ChatCompletionRequestSchema, ChatCompletionResponseSchema } from './chat.js';
+import {
+  ContextualizedEmbeddingsRequestSchema,
+  ContextualizedEmbeddingsResponseSchema,
+  EmbeddingsRequestSchema,
+  EmbeddingsResponseSchema,
+} from './embeddings.js';
+import { SearchRequestSchema, SearchResponseSchema } from './search.js';
+
+/** Rate-limit bucket a route draws from. */
+export type RateGroup = 'chat' | 'search' | 'embeddings' | 'browser' | 'auth' | 'async';
+
+/** HTTP method of a route. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** One route of the service, shared by client and server. */
+export interface RouteDef {
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** Path template; `{name}` segments are filled by `routePath`. */
+  readonly path: string;
+  readonly pathParams: readonly string[];
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** Schema of the success body; `null` when the success response has no body. */
+  readonly response: z.ZodType | null;
+  /** Success status. @default 200 */
+  readonly status?: number;
+  /** The route can answer with Server-Sent Events (`stream: true` in the body). */
+  readonly stream?: boolean;
+  /** The route is a WebSocket upgrade. */
+  readonly websocket?: boolean;
+  readonly rateGroup: RateGroup;
+}
+
+/** Every route of the spec plus the decisions of ARCHITECTURE.md, keyed by id. */
+export const ROUTES = {
+  'chat.completions.create': {
+    id: 'chat.completions.create',
+    method: 'POST',
+    path: '/chat/completions',
+    pathParams: [],
+    body: ChatCompletionRequestSchema,
+    response: ChatCompletionResponseSchema,
+    stream: true,
+    rateGroup: 'chat',
+  },
+  'async.chat.completions.create': {
+    id: 'async.chat.completions.create',
+    method: 'POST',
+    path: '/async/chat/completions',
+    pathParams: [],
+    body: AsyncChatCreateRequestSchema,
+    response: AsyncChatJobSchema,
+    rateGroup: 'async',
+  },
+  'async.chat.completions.get': {
+    id: 'async.chat.completions.get',
+    method: 'GET',
+    path: '/async/chat/completions/{request_id}',
+    pathParams: ['request_id'],
+    response: AsyncChatJobSchema,
+    rateGroup: 'async',
+  },
+  'async.chat.completions.list': {
+    id: 'async.chat.completions.list',
+    method: 'GET',
+    path: '/async/chat/completions',
+    pathParams: [],
+    query: AsyncChatListQuerySchema,
+    response: AsyncChatListResponseSchema,
+    rateGroup: 'async',
+  },
+  'search.create': {
+    id: 'search.create',
+    method: 'POST',
+    path: '/search',
+    pathParams: [],
+    body: SearchRequestSchema,
+    response: SearchResponseSchema,
+    rateGroup: 'search',
+  },
+  'embeddings.create': {
+    id: 'embeddings.create',
+    method: 'POST',
+    path: '/v1/embeddings',
+    pathParams: [],
+    body: EmbeddingsRequestSchema,
+    response: EmbeddingsResponseSchema,
+    rateGroup: 'embeddings',
+  },
+  'contextualizedEmbeddings.create': {
+    id: 'contextualizedEmbeddings.create',
+    method: 'POST',
+    path: '/v1/contextualizedembeddings',
+    pathParams: [],
+    body: ContextualizedEmbeddingsRequestSchema,
+    response: ContextualizedEmbeddingsResponseSchema,
+    rateGroup: 'embeddings',
+  },
+  'auth.revokeToken': {
+    id: 'auth.revokeToken',
+    method: 'POST',
+    path: '/revoke_auth_token',
+    pathParams: [],
+    body: RevokeAuthTokenRequestSchema,
+    response: RevokeAuthTokenResponseSchema,
+    rateGroup: 'auth',
+  },
+  'browser.sessions.create': {
+    id: 'browser.sessions.create',
+    method: 'POST',
+    path: '/v1/browser/sessions',
+    pathParams: [],
+    body: BrowserSessionCreateRequestSchema,
+    response: BrowserSessionSchema,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.list': {
+    id: 'browser.sessions.list',
+    method: 'GET',
+    path: '/v1/browser/sessions',
+    pathParams: [],
+    response: BrowserSessionListResponseSchema,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.get': {
+    id: 'browser.sessions.get',
+    method: 'GET',
+    path: '/v1/browser/sessions/{session_id}',
+    pathParams: ['session_id'],
+    response: BrowserSessionSchema,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.delete': {
+    id: 'browser.sessions.delete',
+    method: 'DELETE',
+    path: '/v1/browser/sessions/{session_id}',
+    pathParams: ['session_id'],
+    response: null,
+    status: 204,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.cdp': {
+    id: 'browser.sessions.cdp',
+    method: 'GET',
+    path: '/v1/browser/sessions/{session_id}/cdp',
+    pathParams: ['session_id'],
+    response: null,
+    websocket: true,
+    rateGroup: 'browser',
+  },
+} as const satisfies Record<string, RouteDef>;
+
+/** Id of a route, e.g. `'chat.completions.create'`. */
+export type RouteId = keyof typeof ROUTES;
+
+/** Names of the path parameters of route `I`. */
+export type RoutePathParams<I extends RouteId> = (typeof ROUTES)[I]['pathParams'][number];
+
+/**
+ * Fill the `{name}` segments of a route's path, each value passed through `encodeURIComponent`.
+ * @throws Error when a parameter is missing or empty.
+ * @example routePath('browser.sessions.get', { session_id: 'a/b' }) // '/v1/browser/sessions/a%2Fb'
+ */
+export function routePath<I extends RouteId>(
+  id: I,
+  ...args: RoutePathParams<I> extends never
+    ? [params?: Record<string, never>]
+    : [params: Record<RoutePathParams<I>, string>]
+): string {
+  const params = (args[0] ?? {}) as Record<string, string | undefined>;
+  return ROUTES[id].path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === '')
+      throw new Error(`routePath(${id}): missing path parameter ${name}`);
+    return encodeURIComponent(v);
+  });
+}
