@@ -1,0 +1,73 @@
+import type {
+  BrowserSession,
+  BrowserSessionCreateRequest,
+  BrowserSessionListResponse,
+} from '../../protocol/index.js';
+import type { RequestOptions } from '../transport.js';
+import { APIResource } from './resource.js';
+
+/** `client.browser.sessions`: remote browsers for CDP automation. */
+export class Sessions extends APIResource {
+  /**
+   * Start a browser session; `{}` is a valid body. Always `delete()` what you create.
+   * @throws {ValidationError} when `params` break the request schema (nothing is sent).
+   * @throws {APIError} per status; {@link ResponseShapeError} when a 2xx breaks the contract.
+   * @example
+   * const s = await client.browser.sessions.create({ idle_timeout_s: 60 });
+   * try { await chromium.connectOverCDP(client.browser.sessions.cdpUrl(s)); } finally { await client.browser.sessions.delete(s.session_id); }
+   */
+  create(
+    params: BrowserSessionCreateRequest = {},
+    options: RequestOptions = {},
+  ): Promise<BrowserSession> {
+    return this.client.call<BrowserSession>('browser.sessions.create', { body: params }, options);
+  }
+
+  /**
+   * Read a session record.
+   * @throws {NotFoundError} for an unknown session.
+   */
+  get(sessionId: string, options: RequestOptions = {}): Promise<BrowserSession> {
+    return this.client.call<BrowserSession>(
+      'browser.sessions.get',
+      { pathParams: { session_id: sessionId } },
+      options,
+    );
+  }
+
+  /** The caller's sessions, newest first. */
+  list(options: RequestOptions = {}): Promise<BrowserSessionListResponse> {
+    return this.client.call<BrowserSessionListResponse>('browser.sessions.list', {}, options);
+  }
+
+  /**
+   * Stop a session and release its browser (204).
+   * @throws {NotFoundError} for an unknown session.
+   */
+  async delete(sessionId: string, options: RequestOptions = {}): Promise<void> {
+    await this.client.call<undefined>(
+      'browser.sessions.delete',
+      { pathParams: { session_id: sessionId } },
+      options,
+    );
+  }
+
+  /**
+   * The CDP WebSocket URL of a session: its `cdp_url`, or the client's `cdpUrlTemplate` filled in
+   * when the record has none. The URL carries a per-session token, never the API key; the
+   * bearer header also works on the upgrade.
+   */
+  cdpUrl(session: Pick<BrowserSession, 'session_id'> & { cdp_url?: string | undefined }): string {
+    if (typeof session.cdp_url === 'string' && session.cdp_url !== '') return session.cdp_url;
+    const wsBase = this.client.baseURL.replace(/^http/, 'ws');
+    return this.client.cdpUrlTemplate
+      .replaceAll('{ws_base}', wsBase)
+      .replaceAll('{base_url}', this.client.baseURL)
+      .replaceAll('{session_id}', encodeURIComponent(session.session_id));
+  }
+}
+
+/** `client.browser`. */
+export class Browser extends APIResource {
+  readonly sessions: Sessions = new Sessions(this.client);
+}
