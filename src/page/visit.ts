@@ -1,0 +1,182 @@
+/** Navigation with a verdict's inputs: status, redirects, timing, and whether the page is a wall. */
+import { toPageLike, evaluateWithin } from './adapter.js';
+import type { AnyPage, WaitUntil } from './adapter.js';
+import { DEFAULTS } from './defaults.js';
+import { blockSignalsInPage } from './in-page.js';
+import type { BlockSignals } from './in-page.js';
+
+/** What kind of wall stopped us. */
+export type BlockKind = 'status' | 'challenge' | 'login';
+
+/** Why a page counts as blocked. */
+export interface Blocked {
+  kind: BlockKind;
+  /** Human-readable reason, e.g. `HTTP 403` or `challenge page: "Just a moment..."`. */
+  reason: string;
+}
+
+/** Options of {@link visit}. */
+export interface VisitOptions {
+  /** Navigation timeout in ms. @default 30_000 */
+  timeout?: number;
+  /** When the navigation counts as finished. @default 'load' */
+  waitUntil?: WaitUntil;
+}
+
+/** What {@link visit} found. */
+export interface VisitResult {
+  /** Loaded with a 2xx/3xx status (or none, e.g. `data:`), and not blocked. */
+  ok: boolean;
+  /** HTTP status of the main document; `null` when the navigation failed or had no response. */
+  status: number | null;
+  /** The URL after redirects (the requested URL when the navigation failed). */
+  finalUrl: string;
+  /** At least one HTTP redirect was followed, or the final URL differs from the requested one. */
+  redirected: boolean;
+  /** Milliseconds from the start of the navigation until `waitUntil` (or the failure). */
+  fetchMs: number;
+  /**
+   * `content-type` of the main document without parameters (`application/pdf` means Chromium's
+   * viewer is showing it: read the bytes instead of the DOM); `null` when unknown.
+   */
+  contentType: string | null;
+  /** A challenge, login wall or refusing status; never a success. */
+  blocked: Blocked | null;
+  /** Why the navigation failed (`net::ERR_CONNECTION_REFUSED ...`, a timeout) or `HTTP <status>`. */
+  error?: string;
+}
+
+/** Statuses that mean "we were refused", not "the page is gone". */
+const BLOCK_STATUSES = new Set([401, 403, 429, 503]);
+
+const CHALLENGE_TEXT =
+  /just a moment|checking (?:if the site connection is secure|your browser)|verify (?:that )?you are (?:a )?human|are you a robot|attention required|enable javascript and cookies to continue|ddos protection by|unusual traffic from your|press (?:&|and) hold|complete the security check|i'?m not a robot/i;
+const LOGIN_TEXT =
+  /(?:sign|log) ?in to (?:continue|read|view|access)|please (?:sign|log) ?in|you must be (?:signed|logged) in|login required|subscribe to (?:continue|keep) reading|create an account to continue/i;
+
+/** Pages with more visible text than this are articles that mention a challenge, not challenges. */
+const SHORT_PAGE = 2_000;
+
+/**
+ * Decides from a page's signals whether it is a challenge or a login wall. Exposed for tests and
+ * for callers that gathered signals themselves.
+ */
+export function judgeBlock(signals: BlockSignals, status: number | null): Blocked | null {
+  const short = signals.textLength < SHORT_PAGE;
+  const title = signals.title.trim();
+  if (CHALLENGE_TEXT.test(title) || (short && CHALLENGE_TEXT.test(signals.text))) {
+    const what = CHALLENGE_TEXT.exec(title)?.[0] ?? CHALLENGE_TEXT.exec(signals.text)?.[0] ?? '';
+    return { kind: 'challenge', reason: `challenge page: "${what}"` };
+  }
+  if (signals.captcha !== null && signals.textLength < SHORT_PAGE * 2.5) {
+    return { kind: 'challenge', reason: `challenge page: captcha element ${signals.captcha}` };
+  }
+  if (signals.password && short) return { kind: 'login', reason: 'login wall: password form' };
+  if (short && LOGIN_TEXT.test(signals.text)) {
+    return { kind: 'login', reason: `login wall: "${LOGIN_TEXT.exec(signals.text)?.[0] ?? ''}"` };
+  }
+  if (status !== null && BLOCK_STATUSES.has(status)) {
+    return { kind: 'status', reason: `HTTP ${status}` };
+  }
+  return null;
+}
+
+/**
+ * Tells whether the loaded page is a challenge page (Cloudflare-like interstitials, captchas), a
+ * login wall (a password form on a near-empty page, "sign in to continue"), or was refused with
+ * 401/403/429/503. A blocked page is never evidence.
+ * @throws TimeoutError when the page does not answer within the action timeout
+ * @example const blocked = await detectBlock(page, 200); // null, or { kind, reason }
+ */
+export async function detectBlock(
+  page: AnyPage,
+  status: number | null,
+  options: { timeout?: number } = {},
+): Promise<Blocked | null> {
+  const p = toPageLike(page);
+  const timeout = options.timeout ?? DEFAULTS.actionTimeout;
+  const signals = await evaluateWithin(p, blockSignalsInPage, null, timeout, 'detectBlock');
+  return judgeBlock(signals, status);
+}
+
+/**
+ * Navigates to `url` and reports what a verdict needs. Never throws for network failures,
+ * timeouts or error statuses: they come back as `ok: false` with `error`.
+ * @example
+ * const v = await visit(page, 'https://example.com/a');
+ * if (!v.ok) console.log(v.blocked?.reason ?? v.error);
+ */
+export async function visit(
+  page: AnyPage,
+  url: string,
+  options: VisitOptions = {},
+): Promise<VisitResult> {
+  const p = toPageLike(page);
+  const timeout = options.timeout ?? DEFAULTS.navigationTimeout;
+  const waitUntil = options.waitUntil ?? DEFAULTS.waitUntil;
+  const started = performance.now();
+  let nav;
+  try {
+    nav = await p.goto(url, { timeout, waitUntil });
+  } catch (error) {
+    return {
+      ok: false,
+      status: null,
+      finalUrl: url,
+      redirected: false,
+      fetchMs: Math.round(performance.now() - started),
+      contentType: null,
+      blocked: null,
+      error: (error as Error).message.split('\n')[0] ?? String(error),
+    };
+  }
+  const fetchMs = Math.round(performance.now() - started);
+  const finalUrl = p.url();
+  const redirected = nav.redirects > 0 || stripHash(finalUrl) !== stripHash(url);
+  let blocked: Blocked | null;
+  try {
+    blocked = await detectBlock(p, nav.status, {
+      timeout: Math.min(timeout, DEFAULTS.actionTimeout),
+    });
+  } catch (error) {
+    // A page too busy to answer a short script is judged by its status alone.
+    blocked = judgeBlock(
+      { title: '', text: '', textLength: Infinity, password: false, captcha: null },
+      nav.status,
+    );
+    if (!blocked) {
+      return {
+        ok: false,
+        status: nav.status,
+        finalUrl,
+        redirected,
+        fetchMs,
+        contentType: nav.contentType,
+        blocked,
+        error: (error as Error).message,
+      };
+    }
+  }
+  const statusOk = nav.status === null || (nav.status >= 200 && nav.status < 400);
+  const result: VisitResult = {
+    ok: statusOk && !blocked,
+    status: nav.status,
+    finalUrl,
+    redirected,
+    fetchMs,
+    contentType: nav.contentType,
+    blocked,
+  };
+  if (!statusOk) result.error = `HTTP ${nav.status}`;
+  return result;
+}
+
+function stripHash(u: string): string {
+  try {
+    const parsed = new URL(u);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return u;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Launches headless Chromium through each driver, so every page action is tested under both
+ * Playwright and Puppeteer.
+ */
+import { chromium } from 'playwright-core';
+import type { Browser as PlaywrightBrowser } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import type { Browser as PuppeteerBrowser } from 'puppeteer-core';
+import type { AnyPage } from '../../../src/page/index.js';
+
+/** The drivers every test runs under. */
+export const DRIVERS = ['playwright', 'puppeteer'] as const;
+export type Driver = (typeof DRIVERS)[number];
+
+/** Flags that work offline, without a GPU or a sandbox. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export const VIEWPORT = { width: 1280, height: 800 };
+
+/** A browser launched through one driver. */
+export interface DriverBrowser {
+  driver: Driver;
+  /** A fresh page with {@link VIEWPORT}. */
+  newPage(): Promise<AnyPage>;
+  close(): Promise<void>;
+}
+
+/** Launches `/usr/bin/chromium` through `driver`. */
+export async function launch(driver: Driver): Promise<DriverBrowser> {
+  if (driver === 'playwright') {
+    const browser: PlaywrightBrowser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS,
+      headless: true,
+    });
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    return { driver, newPage: () => context.newPage(), close: () => browser.close() };
+  }
+  const browser: PuppeteerBrowser = await puppeteer.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless=new', ...CHROMIUM_FLAGS],
+    headless: true,
+    defaultViewport: VIEWPORT,
+  });
+  return { driver, newPage: () => browser.newPage(), close: () => browser.close() };
+}

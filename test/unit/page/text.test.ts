@@ -1,0 +1,74 @@
+// The pure halves of the page actions: no browser, kept beside the browser tests they support.
+import { describe, expect, it } from 'vitest';
+import { judgeBlock, normalizeText, stripCitationMarkers } from '../../../src/page/index.js';
+import {
+  normalizeSegments,
+  rawText,
+  splitSentences,
+  stem,
+  toRange,
+} from '../../../src/page/text.js';
+
+const signals = {
+  title: 'Article',
+  text: 'Plain text.',
+  textLength: 11,
+  password: false,
+  captcha: null,
+};
+
+describe('text normalisation', () => {
+  it('strips citation markers of every common shape', () => {
+    expect(stripCitationMarkers('It opened in 1932 [1]. It is long [2, 3][4-6].')).toBe(
+      'It opened in 1932. It is long.',
+    );
+    expect(stripCitationMarkers('Fact【3†source】 here [^7].')).toBe('Fact here.');
+  });
+
+  it('folds case, quotes, dashes, invisible characters and whitespace', () => {
+    expect(normalizeText('  “Rock‑solid”\u00a0—\tit’s\u00adfine…  ')).toBe(
+      '"rock-solid" - it\'sfine...',
+    );
+  });
+
+  it('maps every normalised character back to its node and offset', () => {
+    const segments = { texts: ['Hello  ', 'Wörld', ' again.'], blocks: [0, 1, 1] };
+    const norm = normalizeSegments(segments);
+    expect(norm.text).toBe('hello wörld again.');
+    const at = norm.text.indexOf('wörld again');
+    const range = toRange(norm, segments, { start: at, end: at + 'wörld again'.length });
+    expect(range).toEqual({ start: { node: 1, offset: 0 }, end: { node: 2, offset: 6 } });
+    expect(rawText(segments, range)).toBe('Wörld again');
+  });
+
+  it('splits sentences at end punctuation and block boundaries', () => {
+    const norm = normalizeSegments({ texts: ['One. Two!', 'Three'], blocks: [0, 1] });
+    expect(
+      splitSentences(norm.text, norm.breaks).map((s) => norm.text.slice(s.start, s.end)),
+    ).toEqual(['one.', 'two!', 'three']);
+  });
+
+  it('stems plurals and verb forms alike', () => {
+    expect(stem('walking')).toBe(stem('walks'));
+    expect(stem('reduced')).toBe(stem('reduces'));
+    expect(stem('studies')).toBe(stem('study'));
+  });
+});
+
+describe('judgeBlock', () => {
+  it('does not flag an ordinary page', () => {
+    expect(judgeBlock(signals, 200)).toBeNull();
+  });
+
+  it('does not flag a long article that mentions a challenge phrase', () => {
+    const text = `Just a moment, said the mayor. ${'Long story. '.repeat(300)}`;
+    expect(judgeBlock({ ...signals, text, textLength: text.length }, 200)).toBeNull();
+  });
+
+  it('flags a challenge by its title even when its body is long', () => {
+    expect(
+      judgeBlock({ ...signals, title: 'Attention Required! | Cloudflare', textLength: 9_000 }, 200)
+        ?.kind,
+    ).toBe('challenge');
+  });
+});
