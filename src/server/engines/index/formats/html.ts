@@ -1,0 +1,185 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import type { Block, ExtractedDocument } from '../types.js';
+import { readHtmlMeta } from './html-meta.js';
+
+const BLOCK_TAGS = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'DD',
+  'DETAILS',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TBODY',
+  'TD',
+  'TH',
+  'THEAD',
+  'TFOOT',
+  'TR',
+  'UL',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'BR',
+  'CAPTION',
+]);
+const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'BUTTON']);
+
+function dimension(value: string | null): number | null {
+  if (!value) return null;
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/** Resolves `src` against `baseUrl`; returns `src` unchanged when that fails. */
+export function resolveUrl(src: string, baseUrl: string | null): string {
+  try {
+    return new URL(src, baseUrl ?? undefined).href;
+  } catch {
+    return src;
+  }
+}
+
+/**
+ * Walks an element tree into blocks: headings, paragraphs (any run of inline content between block
+ * elements) and images with their `width`/`height` attributes.
+ *
+ * @param root - The element whose content to read.
+ * @param baseUrl - Resolves relative image URLs.
+ */
+export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
+  const blocks: Block[] = [];
+  let inline = '';
+  const flush = (): void => {
+    const text = inline.replace(/\s+/g, ' ').trim();
+    if (text) blocks.push({ kind: 'paragraph', text });
+    inline = '';
+  };
+  const walk = (node: Node): void => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === 3) {
+        inline += child.textContent ?? '';
+        continue;
+      }
+      if (child.nodeType !== 1) continue;
+      const el = child as Element;
+      const tag = el.tagName.toUpperCase();
+      if (SKIP_TAGS.has(tag) || el.getAttribute('hidden') !== null) continue;
+      if (tag === 'IMG') {
+        const src = el.getAttribute('src') ?? el.getAttribute('data-src');
+        if (src && !src.startsWith('data:')) {
+          blocks.push({
+            kind: 'image',
+            image: {
+              url: resolveUrl(src, baseUrl),
+              width: dimension(el.getAttribute('width')),
+              height: dimension(el.getAttribute('height')),
+              alt: el.getAttribute('alt') ?? '',
+            },
+          });
+        }
+        continue;
+      }
+      if (!BLOCK_TAGS.has(tag)) {
+        walk(el);
+        continue;
+      }
+      flush();
+      const heading = /^H([1-6])$/.exec(tag);
+      if (heading) {
+        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if (text) blocks.push({ kind: 'heading', level: Number(heading[1]), text });
+      } else if (tag === 'PRE') {
+        const text = (el.textContent ?? '').trim();
+        if (text) blocks.push({ kind: 'paragraph', text });
+      } else {
+        walk(el);
+        flush();
+      }
+    }
+  };
+  walk(root);
+  flush();
+  return blocks;
+}
+
+/**
+ * Extracts an HTML page: main content through readability (over linkedom), plus title, canonical
+ * URL, `lang`, dates and category from the head.
+ *
+ * @param html - The page source (or rendered DOM serialisation).
+ * @param options.baseUrl - The page's own URL, for relative links; `null` for a local file.
+ * @param options.readability - Run readability; off for HTML that is already only content (DOCX). @default true
+ * @throws Error when the input holds no readable text at all.
+ */
+export function readHtml(
+  html: string,
+  options: { baseUrl: string | null; readability?: boolean },
+): ExtractedDocument {
+  const { document } = parseHTML(html);
+  const meta = readHtmlMeta(document, options.baseUrl);
+  // A saved page states its real address; its relative image URLs resolve against that, not the file.
+  const baseUrl =
+    meta.canonicalUrl && (!options.baseUrl || options.baseUrl.startsWith('file:'))
+      ? meta.canonicalUrl
+      : options.baseUrl;
+  let contentRoot: Element | null = null;
+  let contentHtml = '';
+  let articleTitle: string | null = null;
+  if (options.readability !== false) {
+    // Readability mutates the tree it reads, so it gets its own copy.
+    const { document: copy } = parseHTML(html);
+    let article: ReturnType<Readability['parse']> = null;
+    try {
+      article = new Readability(copy, { charThreshold: 100 }).parse();
+    } catch {
+      // Readability gives up on some malformed trees; the whole body is then the content.
+      article = null;
+    }
+    if (article?.content) {
+      contentHtml = article.content;
+      articleTitle = article.title?.trim() || null;
+      contentRoot = parseHTML(`<!doctype html><html><body>${contentHtml}</body></html>`).document
+        .body;
+    }
+  }
+  if (!contentRoot) {
+    contentRoot = document.body ?? document.documentElement;
+    contentHtml = contentRoot?.innerHTML ?? '';
+  }
+  const blocks = contentRoot ? htmlToBlocks(contentRoot, baseUrl) : [];
+  const firstH1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() || null;
+  return {
+    title: meta.title ?? articleTitle ?? firstH1 ?? '',
+    canonicalUrl: meta.canonicalUrl,
+    language: meta.language,
+    publishedAt: meta.publishedAt,
+    updatedAt: meta.updatedAt,
+    category: meta.category,
+    blocks,
+    html: contentHtml,
+  };
+}

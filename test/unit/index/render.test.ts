@@ -1,0 +1,111 @@
+import { parseHTML } from 'linkedom';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { IndexReport, SearchIndex } from '../../../src/server/engines/index/index.js';
+import { corpusIndex, openIndex } from './helpers.js';
+
+let index: SearchIndex;
+let report: IndexReport;
+beforeAll(async () => {
+  ({ index, report } = await corpusIndex());
+});
+
+const idOf = (suffix: string): string =>
+  report.documents.find((d) => d.path.endsWith(suffix))!.docId!;
+
+describe('renderDocumentHtml', () => {
+  it('renders one addressable section per chunk whose text is the chunk text', () => {
+    const id = idOf('grid-batteries.html');
+    const doc = index.getDocument(id)!;
+    const { document } = parseHTML(index.renderDocumentHtml(id)!);
+    const sections = Array.from(document.querySelectorAll('section[id^="c"]'));
+    expect(sections.map((s) => s.getAttribute('id'))).toEqual(
+      doc.chunks.map((c) => `c${c.ordinal}`),
+    );
+    sections.forEach((section, i) => {
+      const chunk = doc.chunks[i]!;
+      expect(section.getAttribute('data-char-start')).toBe(String(chunk.charStart));
+      const text = Array.from(section.querySelectorAll('h2,h3,h4,h5,h6,p'))
+        .map((e) => e.textContent)
+        .join('\n\n');
+      expect(text).toBe(chunk.text);
+    });
+  });
+
+  it('has the title, metadata and language of the document', () => {
+    const { document } = parseHTML(index.renderDocumentHtml(idOf('stockage-energie.html'))!);
+    expect(document.documentElement.getAttribute('lang')).toBe('fr');
+    expect(document.querySelector('title')!.textContent).toBe(
+      "Le stockage par batteries s'impose sur le réseau électrique",
+    );
+    expect(document.querySelector('h1')!.textContent).toBe(
+      document.querySelector('title')!.textContent,
+    );
+    expect(
+      document.querySelector('meta[property="article:published_time"]')!.getAttribute('content'),
+    ).toBe('2023-11-10T04:00:00.000Z');
+    expect(document.querySelector('header a')!.getAttribute('href')).toBe(
+      'https://www.lemonde-exemple.fr/economie/2023/stockage-batteries-reseau',
+    );
+  });
+
+  it('keeps images with their size inside the chunk where they appeared', () => {
+    const { document } = parseHTML(index.renderDocumentHtml(idOf('grid-batteries.html'))!);
+    const img = document.querySelector(
+      '#c0 img[src="https://cdn.northwind-journal.com/img/2019/battery-containers.jpg"]',
+    );
+    expect(img?.getAttribute('width')).toBe('1200');
+    expect(img?.getAttribute('height')).toBe('675');
+    expect(document.querySelectorAll('img')).toHaveLength(2);
+  });
+
+  it('escapes document text so it cannot inject markup', () => {
+    const { index: fresh } = openIndex();
+    const { id } = fresh.addDocument({
+      source: 'test:escape',
+      url: 'https://example.org/escape',
+      title: '<script>alert(1)</script>',
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: 'Tags like <img src=x onerror=alert(1)> stay text & so do "quotes".',
+        },
+      ],
+    });
+    const html = fresh.renderDocumentHtml(id)!;
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img src=x');
+    const { document } = parseHTML(html);
+    expect(document.querySelector('#c0 p')!.textContent).toBe(
+      'Tags like <img src=x onerror=alert(1)> stay text & so do "quotes".',
+    );
+  });
+
+  it('returns null for an unknown id', () => {
+    expect(index.renderDocumentHtml('0000000000000000')).toBeNull();
+  });
+});
+
+describe('addDocument', () => {
+  it('adds, skips when unchanged and updates when changed', () => {
+    const { index: fresh } = openIndex();
+    const input = {
+      source: 'https://example.org/a',
+      url: 'https://example.org/a',
+      title: 'A',
+      blocks: [{ kind: 'paragraph' as const, text: 'Pumped hydro stores energy.' }],
+      publishedAt: new Date('2020-01-01'),
+    };
+    const first = fresh.addDocument(input);
+    expect(first.outcome).toBe('added');
+    expect(fresh.addDocument(input)).toEqual({ id: first.id, outcome: 'skipped' });
+    expect(fresh.addDocument({ ...input, title: 'A2' })).toEqual({
+      id: first.id,
+      outcome: 'updated',
+    });
+    expect(fresh.getDocument(first.id)).toMatchObject({
+      title: 'A2',
+      domain: 'example.org',
+      sourceKind: 'text',
+    });
+  });
+});
