@@ -1,5 +1,5 @@
 export { startServer } from './serve.js';
-export type { RunningServer, ServerPart } from './serve.js';
+export type { Engines, RunningServer, ServerPart } from './serve.js';
 export { DEFAULTS as SERVER_DEFAULTS, resolveServerOptions, isLoopback } from './options.js';
 export type { ServerOptions, ServerConfig, RateGroup, ApiKeyInput } from './options.js';
 export { KeyStore } from './auth/key-store.js';

@@ -1,5 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { LlmConfig } from './engines/answerer/index.js';
+import { llmConfigFromEnv } from './engines/answerer/index.js';
+import { readEmbedderEnv } from './engines/embedder/index.js';
+import type { RemoteEmbedderConfig } from './engines/embedder/index.js';
 import type { Logger, LogLevel } from './logger.js';
 
 /** Route groups that share a rate-limit bucket (see `ROUTES[].rateGroup`). */
@@ -12,7 +16,9 @@ export type ApiKeyInput = string | { key: string; userId: string };
  * Options of {@link startServer}. Every field has a default (see {@link DEFAULTS}); environment
  * variables are read here and nowhere else in the server:
  * `SVC_HOST`, `SVC_PORT`, `SVC_DATA_DIR`, `SVC_API_KEY` (comma-separated keys, all active at once),
- * `SVC_CHROME_PATH`, `SVC_LOG_LEVEL`, `SVC_MAX_SESSIONS`.
+ * `SVC_CHROME_PATH`, `SVC_LOG_LEVEL`, `SVC_MAX_SESSIONS`, `SVC_LLM_BASE_URL` (+ `SVC_LLM_API_KEY`,
+ * `SVC_LLM_MODEL`: answers written by that OpenAI-compatible model from the retrieved sources),
+ * `SVC_EMBED_BASE_URL` (+ `SVC_EMBED_API_KEY`, `SVC_EMBED_MODEL`: embeddings from that endpoint).
  */
 export interface ServerOptions {
   /** Interface to bind. Anything but loopback needs `allowRemote: true`. @default '127.0.0.1' */
@@ -41,6 +47,10 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Async job workers. @default 2 */
   jobConcurrency?: number;
+  /** Answer with an OpenAI-compatible chat model instead of the extractive composer. @default SVC_LLM_* */
+  llm?: LlmConfig;
+  /** Embed with an OpenAI-compatible endpoint instead of the local model. @default SVC_EMBED_* */
+  embedRemote?: RemoteEmbedderConfig;
   logger?: Logger;
   /** @default 'info' (or SVC_LOG_LEVEL) */
   logLevel?: LogLevel;
@@ -63,6 +73,8 @@ export interface ServerConfig {
   rateLimits: Record<RateGroup, number>;
   maxBodyBytes: number;
   jobConcurrency: number;
+  llm: LlmConfig | undefined;
+  embedRemote: RemoteEmbedderConfig | undefined;
   logLevel: LogLevel;
 }
 
@@ -119,6 +131,8 @@ export function resolveServerOptions(
     rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     jobConcurrency: options.jobConcurrency ?? DEFAULTS.jobConcurrency,
+    llm: options.llm ?? llmConfigFromEnv(env),
+    embedRemote: options.embedRemote ?? readEmbedderEnv(env),
     logLevel:
       options.logLevel ??
       (env.SVC_LOG_LEVEL as ServerConfig['logLevel'] | undefined) ??

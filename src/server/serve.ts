@@ -9,7 +9,22 @@ import { createLogger } from './logger.js';
 import { resolveServerOptions } from './options.js';
 import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
+import { createAttachmentFetcher } from './attachments.js';
+import { DocLinks } from './doc-links.js';
+import { Answerer } from './engines/answerer/index.js';
+import { createEmbedder } from './engines/embedder/index.js';
+import type { Embedder } from './engines/embedder/index.js';
+import { createSearchIndex } from './engines/index/index.js';
+import type { SearchIndex } from './engines/index/index.js';
+import { JobQueue } from './engines/jobs/index.js';
+import { Retriever } from './retrieval.js';
+import { registerAsyncChatRoutes } from './routes/async-chat.js';
+import type { ChatJobQueue } from './routes/async-chat.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { completeChat, registerChatRoutes } from './routes/chat.js';
+import { registerDocRoutes } from './routes/docs.js';
+import { registerEmbeddingRoutes } from './routes/embeddings.js';
+import { registerSearchRoutes } from './routes/search.js';
 import { openDatabase } from './storage.js';
 
 /** A running embedded server. */
@@ -22,9 +37,19 @@ export interface RunningServer {
   generatedApiKey: boolean;
   ctx: ServerContext;
   keys: KeyStore;
+  /** The engines, for in-process use (indexing from the CLI or tests). */
+  engines: Engines;
   httpServer: http.Server;
   /** Stops accepting, ends sessions and jobs, closes storage. Idempotent. */
   close(): Promise<void>;
+}
+
+/** The engines of a running server. */
+export interface Engines {
+  index: SearchIndex;
+  jobs: ChatJobQueue;
+  answerer: Answerer;
+  embedder: Embedder;
 }
 
 /** A part of the service with a lifecycle: engines register routes and release what they own. */
@@ -68,8 +93,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 
   const parts: ServerPart[] = [];
+  let engines: Engines;
   try {
-    parts.push(...(await createParts(ctx)));
+    const created = await createParts(ctx);
+    engines = created.engines;
+    parts.push(...created.parts);
   } catch (error) {
     await closeParts(parts);
     db.close();
@@ -105,12 +133,46 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger.info('server closed', { url });
     })());
 
-  return { url, apiKey, generatedApiKey, ctx, keys, httpServer, close };
+  return { url, apiKey, generatedApiKey, ctx, keys, engines, httpServer, close };
 }
 
 /** The engines behind the routes, created in dependency order. */
-async function createParts(_ctx: ServerContext): Promise<ServerPart[]> {
-  return [];
+async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; engines: Engines }> {
+  const { db, config, clock } = ctx;
+  const now = () => new Date(clock());
+  const index = createSearchIndex(db, { now });
+  const embedder = createEmbedder(config.embedRemote);
+  const links = new DocLinks(db, ctx.baseUrl);
+  const retriever = new Retriever(index, embedder, links, now);
+  const answerer = new Answerer({
+    retrieve: retriever.retrieve,
+    fetchAttachment: createAttachmentFetcher(),
+    llm: config.llm,
+    clock,
+  });
+  const jobs: ChatJobQueue = new JobQueue({
+    db,
+    clock,
+    concurrency: config.jobConcurrency,
+    handler: (request, { signal }) => completeChat(answerer, request, signal),
+    onError: (error) => ctx.logger.error('job queue error', { error: String(error) }),
+  });
+  const recovered = jobs.start();
+  if (recovered.requeued + recovered.failed > 0)
+    ctx.logger.info('jobs recovered after restart', recovered);
+  const parts: ServerPart[] = [
+    {
+      routes: (app) => {
+        registerChatRoutes(app, ctx, answerer);
+        registerSearchRoutes(app, retriever);
+        registerDocRoutes(app, index, links);
+        registerEmbeddingRoutes(app, embedder);
+        registerAsyncChatRoutes(app, jobs);
+      },
+      close: () => jobs.stop(),
+    },
+  ];
+  return { parts, engines: { index, jobs, answerer, embedder } };
 }
 
 async function closeParts(parts: ServerPart[]): Promise<void> {

@@ -265,7 +265,7 @@ function reasoningText(
   );
   lines.push(
     cited.length === 0
-      ? 'No sentence of the sources shares a content word with the question, so nothing is asserted.'
+      ? 'No sentence of the sources covers enough of the question, so nothing is asserted.'
       : `Kept ${cited.length} sentences that share the most terms with the question, from sources ${[...new Set(cited.map((c) => `[${c.marker}]`))].join(', ')}.`,
   );
   return lines.join('\n');
@@ -329,13 +329,13 @@ function collectImages(
 }
 
 function relatedQuestions(question: string, passages: readonly Passage[]): string[] {
-  const topic = [...new Set(terms(question))].slice(0, 3).join(' ');
+  const topic = question.replace(/[?.!]+$/, '').trim();
   const out = new Set<string>();
   for (const p of passages) {
     const heading = p.headingPath?.at(-1);
     if (heading && heading.toLowerCase() !== p.title.toLowerCase())
       out.add(`What does "${p.title}" say about ${heading}?`);
-    else out.add(`How does "${p.title}" relate to ${topic || 'this question'}?`);
+    else out.add(`What else does "${p.title}" say beyond "${topic}"?`);
     if (out.size >= 4) break;
   }
   return [...out];

@@ -34,10 +34,11 @@ interface Candidate extends CitedSentence {
 }
 
 /**
- * Selects the sentences of `passages` that best answer `question`: term overlap with the question,
- * favouring earlier (better-ranked) sources and earlier sentences, then maximal marginal relevance so
- * near-duplicates are not repeated. Sentences sharing no content word with the question are never
- * selected: no answer is better than an unsupported one.
+ * Selects the sentences of `passages` that best answer `question`: IDF-weighted coverage of the
+ * question's content words, favouring earlier (better-ranked) sources and earlier sentences, then
+ * maximal marginal relevance so near-duplicates are not repeated. A sentence covering less than a
+ * third of the question's weight (half for two-word questions) is never selected: no answer is
+ * better than an unsupported one.
  */
 export function selectSentences(
   question: string,
@@ -45,25 +46,52 @@ export function selectSentences(
   limits: ComposeLimits,
   markerOffset = 0,
 ): CitedSentence[] {
-  const qTerms = new Set(terms(question));
-  if (qTerms.size === 0) return [];
-  const candidates: Candidate[] = [];
+  const qTerms = [...new Set(terms(question))];
+  if (qTerms.length === 0) return [];
+  const sentences: { text: string; terms: Set<string>; source: number; position: number }[] = [];
   passages.forEach((passage, i) => {
     splitSentences(passage.text)
       .slice(0, 300)
       .forEach((text, position) => {
-        const sTerms = new Set(terms(text));
-        let overlap = 0;
-        for (const t of qTerms) if (sTerms.has(t)) overlap++;
-        if (overlap === 0 || text.length > 600) return;
-        const score =
-          overlap / qTerms.size +
-          (0.5 * overlap) / Math.sqrt(sTerms.size + 1) +
-          0.08 / (1 + i) +
-          0.04 / (1 + position);
-        candidates.push({ text, marker: i + 1 + markerOffset, score, terms: sTerms, position });
+        if (text.length <= 600)
+          sentences.push({ text, terms: new Set(terms(text)), source: i, position });
       });
   });
+  // Rarer question terms weigh more: "browser" in every sentence says less than "isolation" in one.
+  const idf = new Map(
+    qTerms.map((t) => {
+      const df = sentences.reduce((n, s) => n + (s.terms.has(t) ? 1 : 0), 0);
+      return [t, Math.log(1 + (sentences.length + 1) / (df + 0.5))];
+    }),
+  );
+  const totalWeight = qTerms.reduce((n, t) => n + idf.get(t)!, 0);
+  // A sentence must cover a real share of the question, not one incidental word.
+  const floor = qTerms.length === 1 ? 1 : qTerms.length === 2 ? 0.5 : 0.34;
+  const candidates: Candidate[] = [];
+  for (const s of sentences) {
+    let matched = 0;
+    let weight = 0;
+    for (const t of qTerms) {
+      if (s.terms.has(t)) {
+        matched++;
+        weight += idf.get(t)!;
+      }
+    }
+    const coverage = weight / totalWeight;
+    if (matched === 0 || coverage < floor - 1e-9) continue;
+    const score =
+      coverage +
+      (0.3 * matched) / Math.sqrt(s.terms.size + 1) +
+      0.08 / (1 + s.source) +
+      0.04 / (1 + s.position);
+    candidates.push({
+      text: s.text,
+      marker: s.source + 1 + markerOffset,
+      score,
+      terms: s.terms,
+      position: s.position,
+    });
+  }
   candidates.sort((a, b) => b.score - a.score);
 
   const chosen: Candidate[] = [];

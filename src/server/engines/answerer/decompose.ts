@@ -21,8 +21,12 @@ export function decompose(
   const asked = new Set(terms(question));
   const freq = new Map<string, number>();
   const surface = new Map<string, string>();
+  // Titles and headings name topics; body words are mostly incidental.
   for (const p of firstResults.slice(0, 5)) {
-    for (const word of p.text.toLowerCase().match(/\p{L}{4,}/gu) ?? []) {
+    for (const word of [p.title, ...(p.headingPath ?? [])]
+      .join(' ')
+      .toLowerCase()
+      .match(/\p{L}{4,}/gu) ?? []) {
       const t = stem(word);
       if (asked.has(t) || terms(word).length === 0) continue;
       freq.set(t, (freq.get(t) ?? 0) + 1);

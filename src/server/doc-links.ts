@@ -1,0 +1,42 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type Database from 'better-sqlite3';
+
+/**
+ * Signed links to local documents (`/docs/{id}?sig=…`). A browser sends no bearer header, so the
+ * link itself carries the permission: an HMAC of the id under a secret kept in the data dir.
+ */
+export class DocLinks {
+  private readonly secret: Buffer;
+
+  constructor(
+    db: Database.Database,
+    private readonly baseUrl: () => string,
+  ) {
+    db.exec('CREATE TABLE IF NOT EXISTS server_meta (key TEXT PRIMARY KEY, value BLOB NOT NULL)');
+    const row = db.prepare("SELECT value FROM server_meta WHERE key = 'doc_link_secret'").get() as
+      { value: Buffer } | undefined;
+    this.secret = row?.value ?? randomBytes(32);
+    if (!row)
+      db.prepare("INSERT INTO server_meta (key, value) VALUES ('doc_link_secret', ?)").run(
+        this.secret,
+      );
+  }
+
+  /** The absolute signed URL of document `id`, optionally at chunk anchor `#c{ordinal}`. */
+  url(id: string, chunkOrdinal?: number): string {
+    const anchor = chunkOrdinal === undefined ? '' : `#c${chunkOrdinal}`;
+    return `${this.baseUrl()}/docs/${encodeURIComponent(id)}?sig=${this.sign(id)}${anchor}`;
+  }
+
+  /** True when `sig` is the signature of `id` (constant-time). */
+  verify(id: string, sig: string | undefined): boolean {
+    if (!sig) return false;
+    const expected = Buffer.from(this.sign(id));
+    const given = Buffer.from(sig);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  private sign(id: string): string {
+    return createHmac('sha256', this.secret).update(id).digest('base64url').slice(0, 32);
+  }
+}

@@ -1,0 +1,131 @@
+import { parseFilterDate } from '../protocol/index.js';
+import type { SearchRecencyFilter } from '../protocol/index.js';
+import type { DocLinks } from './doc-links.js';
+import type { Passage, RetrieveFn } from './engines/answerer/index.js';
+import type { Embedder } from './engines/embedder/index.js';
+import type { Rerank, SearchHit, SearchIndex, SearchOptions } from './engines/index/index.js';
+
+/** The search filters shared by `POST /search` and chat requests. */
+export interface FilterFields {
+  search_domain_filter?: string[] | null | undefined;
+  search_language_filter?: string[] | null | undefined;
+  search_recency_filter?: SearchRecencyFilter | null | undefined;
+  search_after_date_filter?: string | null | undefined;
+  search_before_date_filter?: string | null | undefined;
+  last_updated_after_filter?: string | null | undefined;
+  last_updated_before_filter?: string | null | undefined;
+  search_mode?: 'web' | 'academic' | 'sec' | null | undefined;
+}
+
+const RERANK_MODEL = 'svc-embed-v1-0.6b';
+const RERANK_DIMENSIONS = 256;
+
+/**
+ * Retrieval for search and chat: request filters mapped onto the index (every filter honoured; a
+ * document lacking the filtered field never matches it), BM25 candidates reranked by embedding
+ * similarity, and URLs a browser can open: a URL-ingested page keeps its own URL, a local document
+ * gets its signed `/docs/{id}` link.
+ */
+export class Retriever {
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly embedder: Embedder,
+    private readonly links: DocLinks,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Index search for one query with the request's filters. */
+  search(
+    query: string,
+    filters: FilterFields,
+    maxResults: number,
+    maxTokensPerPage?: number,
+  ): Promise<SearchHit[]> {
+    return this.index.search(this.options(query, filters, maxResults, maxTokensPerPage));
+  }
+
+  /** The URL a citation of `hit` points at. */
+  urlOf(hit: Pick<SearchHit, 'docId' | 'url' | 'sourceKind'>): string {
+    return hit.sourceKind === 'url' ? hit.url : this.links.url(hit.docId);
+  }
+
+  /** The answerer's retrieve function: hits as numbered passages. */
+  readonly retrieve: RetrieveFn = async ({ query, maxResults, request }) => {
+    const hits = await this.search(query, request, maxResults);
+    return hits.map((hit) => this.toPassage(hit));
+  };
+
+  /** A hit as the answerer's source. */
+  toPassage(hit: SearchHit): Passage {
+    return {
+      url: this.urlOf(hit),
+      title: hit.title,
+      date: isoDate(hit.date),
+      lastUpdated: isoDate(hit.lastUpdated),
+      snippet: hit.snippet,
+      text: hit.text,
+      source: 'web',
+      images: hit.images.flatMap((img) =>
+        img.width !== null && img.height !== null
+          ? [{ url: img.url, width: img.width, height: img.height, alt: img.alt }]
+          : [],
+      ),
+      headingPath: hit.headingPath,
+    };
+  }
+
+  private options(
+    query: string,
+    f: FilterFields,
+    maxResults: number,
+    maxTokensPerPage?: number,
+  ): SearchOptions {
+    return {
+      query,
+      maxResults,
+      now: this.now,
+      rerank: this.rerank,
+      ...(maxTokensPerPage !== undefined && { maxTokensPerPage }),
+      ...(f.search_domain_filter && { domainFilter: f.search_domain_filter }),
+      ...(f.search_language_filter && { languages: f.search_language_filter }),
+      ...(f.search_recency_filter && { recency: f.search_recency_filter }),
+      ...(f.search_mode && { mode: f.search_mode }),
+      ...dateBound('publishedAfter', f.search_after_date_filter),
+      ...dateBound('publishedBefore', f.search_before_date_filter),
+      ...dateBound('updatedAfter', f.last_updated_after_filter),
+      ...dateBound('updatedBefore', f.last_updated_before_filter),
+    };
+  }
+
+  // BM25 finds candidates; the embedding score reorders them, with BM25 kept as a tie-breaker so
+  // exact keyword matches are not lost to vague semantic neighbours.
+  private readonly rerank: Rerank = async (query, candidates) => {
+    if (candidates.length === 0) return [];
+    const vectors = await this.embedder.embedTexts(
+      [query, ...candidates.map((c) => `${c.title}\n${c.text}`)],
+      RERANK_MODEL,
+      RERANK_DIMENSIONS,
+    );
+    const q = vectors[0]!;
+    const maxBm25 = Math.max(...candidates.map((c) => c.bm25), 1e-9);
+    return candidates.map((c, i) => 0.6 * dot(q, vectors[i + 1]!) + 0.4 * (c.bm25 / maxBm25));
+  };
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+function isoDate(date: Date | null): string | null {
+  return date ? date.toISOString().slice(0, 10) : null;
+}
+
+function dateBound<K extends string>(
+  key: K,
+  value: string | null | undefined,
+): Partial<Record<K, Date>> {
+  const date = value ? parseFilterDate(value) : null;
+  return date ? ({ [key]: date } as Record<K, Date>) : {};
+}

@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('the built package', () => {
+  beforeAll(async () => {
+    // CI builds before testing; a developer's stale or missing dist is rebuilt here.
+    if (!fs.existsSync(path.join(root, 'dist/src/index.js'))) {
+      await run('npm', ['run', 'build'], { cwd: root, timeout: 180_000 });
+    }
+  }, 200_000);
+
+  it('runs the svc bin from dist and prints its help', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: { svc: string } };
+    const { stdout } = await run(process.execPath, [path.join(root, pkg.bin.svc), '--help']);
+    expect(stdout).toMatch(/^svc: /);
+    expect(stdout).toMatch(/serve/);
+  });
+
+  it('resolves every subpath export to a module that loads', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, { import?: string }>;
+    };
+    const script = Object.entries(pkg.exports)
+      .filter(([, target]) => typeof target === 'object' && target.import)
+      .map(([subpath]) => `await import(${JSON.stringify(path.posix.join('svc-toolkit', subpath))});`)
+      .join('\n');
+    // Self-reference by package name goes through package.json "exports", as a user's import would.
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', `${script}\nconsole.log('ok')`], {
+      cwd: root,
+    });
+    expect(stdout.trim()).toBe('ok');
+    const entry = (await import(path.join(root, 'dist/src/index.js'))) as Record<string, unknown>;
+    expect(typeof entry.Client).toBe('function');
+    expect(typeof entry.connect).toBe('function');
+  });
+});
