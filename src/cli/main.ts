@@ -1,11 +1,44 @@
 #!/usr/bin/env node
-import { runKeys } from './commands/keys.js';
-import { runServe } from './commands/serve.js';
-import { EXIT, UsageError } from './common.js';
+import { EXIT } from './common.js';
+import { printError } from './output.js';
 
-const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
-  serve: { summary: 'run the embedded service on loopback', run: runServe },
-  keys: { summary: 'create, list and revoke API keys of the embedded service', run: runKeys },
+type Run = (argv: string[]) => Promise<number>;
+
+// Commands load on demand: `svc --help` or a usage error must not pay for SQLite, the answer
+// engine or Chromium code.
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Run> }> = {
+  serve: {
+    summary: 'run the embedded service on loopback',
+    load: async () => (await import('./commands/serve.js')).runServe,
+  },
+  index: {
+    summary: 'add files, folders and web pages to the local index',
+    load: async () => (await import('./commands/index.js')).runIndex,
+  },
+  ask: {
+    summary: 'an answer with numbered citations, streamed',
+    load: async () => (await import('./commands/ask.js')).runAsk,
+  },
+  search: {
+    summary: 'ranked search results, no language model',
+    load: async () => (await import('./commands/search.js')).runSearch,
+  },
+  research: {
+    summary: 'a deep-research job, polled until done, resumable',
+    load: async () => (await import('./commands/research.js')).runResearch,
+  },
+  embed: {
+    summary: 'embeddings of texts and their similarity matrix',
+    load: async () => (await import('./commands/embed.js')).runEmbed,
+  },
+  sessions: {
+    summary: 'list, create and stop browser sessions (ls|create|rm)',
+    load: async () => (await import('./commands/sessions.js')).runSessions,
+  },
+  keys: {
+    summary: 'create, list and revoke API keys of the embedded service',
+    load: async () => (await import('./commands/keys.js')).runKeys,
+  },
 };
 
 const HELP = `svc: answers, search results and browser sessions, turned into evidence
@@ -17,7 +50,24 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
   .join('\n')}
 
+Without SVC_BASE_URL, commands start the embedded service themselves, on the data dir
+(--data-dir, SVC_DATA_DIR, default ~/.svc-toolkit): what \`svc index\` adds, \`svc ask\` answers from.
+With SVC_BASE_URL (and SVC_API_KEY) they talk to that service.
+
+Exit codes:
+  0    done
+  1    the work failed (an input failed to index, a job failed, the service answered an error)
+  2    bad command line (unknown command or flag, bad value)
+  3    service unavailable: unreachable, not configured, or the API key was refused
+  130  interrupted (Ctrl-C)
+
 Examples:
+  svc index ./docs https://example.com/guide
+  svc ask how does the index rank results
+  svc search sqlite fts5 --max-results 5
+  svc research compare LFP and NMC cell ageing --effort high
+  svc embed "first text" "second text"
+  svc sessions ls
   svc serve --port 8787
   svc keys create --user alice
 `;
@@ -33,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`svc: unknown command '${name}'\n\n${HELP}`);
     return EXIT.usage;
   }
-  return command.run(rest);
+  return (await command.load())(rest);
 }
 
 main(process.argv.slice(2)).then(
@@ -41,12 +91,6 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`svc: ${error.message}\n`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    process.stderr.write(`svc: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = EXIT.failure;
+    process.exitCode = printError(error);
   },
 );

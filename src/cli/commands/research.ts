@@ -1,0 +1,175 @@
+import { parseArgs } from 'node:util';
+import type { FinishedAsyncChatJob, PollOptions } from '../../client/index.js';
+import { AbortError } from '../../errors.js';
+import type { AsyncChatJob } from '../../protocol/index.js';
+import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import {
+  EXIT_CODES,
+  choiceOption,
+  formatDuration,
+  formatSources,
+  messageText,
+  printJson,
+} from '../output.js';
+import { displayLocation, withService } from '../service.js';
+
+const EFFORTS = ['low', 'medium', 'high'] as const;
+
+const HELP = `svc research: a deep-research job (core-deep-research), polled until done
+
+Usage:
+  svc research <question...> [--effort low|medium|high] [--json]
+  svc research --resume <job-id> [--json]
+
+Options:
+  --effort <e>        how many sub-questions are searched: low, medium (default), high
+  --resume <id>       wait for an existing job instead of starting one
+  --json              print the finished job as JSON
+  --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
+  -h, --help          this help
+
+The job id is printed (stderr) as soon as the job exists. Ctrl-C stops waiting (exit 130) and
+prints the command that resumes it; jobs of the embedded service are kept in the data dir and
+continue on its next start.
+
+Exit: 0 completed, 1 the job failed, 2 bad usage, 3 service unreachable, 130 interrupted.
+
+Examples:
+  svc research how do grid batteries degrade and what limits their life --effort high
+  svc research --resume 7d2c1e0a-...
+  svc research "FTS5 vs trigram indexes" --json > report.json
+`;
+
+/** Poll cadence: quick at first (embedded jobs finish in seconds), backing off for long ones. */
+const POLL: PollOptions = { pollInterval: 500, maxPollInterval: 5_000, backoffFactor: 1.5 };
+
+/** `svc research <question...> | --resume <id>`: runs or resumes a job, then prints the answer. */
+export async function runResearch(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOrUsage('research', () =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        effort: { type: 'string' },
+        resume: { type: 'string' },
+        json: { type: 'boolean' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (values.help) {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const question = positionals.join(' ').trim();
+  const effort = choiceOption('research', 'effort', values.effort, EFFORTS);
+  if (values.resume !== undefined) {
+    if (question !== '') throw new UsageError('research: --resume takes no question');
+    if (effort !== undefined) throw new UsageError('research: --effort applies to new jobs only');
+    if (values.resume.trim() === '') throw new UsageError('research: --resume: give a job id');
+  } else if (question === '') {
+    throw new UsageError('research: give a question, or --resume <job-id> (svc research --help)');
+  }
+
+  return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    const { client } = service;
+    const status = new JobStatus();
+    let jobId = values.resume;
+    const onProgress = (job: AsyncChatJob): void => {
+      if (jobId === undefined) {
+        jobId = job.id;
+        process.stderr.write(`svc: job ${job.id}\n`);
+      }
+      status.update(job);
+    };
+    let job: FinishedAsyncChatJob;
+    try {
+      job =
+        values.resume !== undefined
+          ? await client.async.chat.completions.poll(values.resume, {
+              ...POLL,
+              onProgress,
+              signal,
+            })
+          : await client.async.chat.completions.createAndPoll(
+              {
+                request: {
+                  model: 'core-deep-research',
+                  messages: [{ role: 'user', content: question }],
+                  ...(effort !== undefined && { reasoning_effort: effort }),
+                },
+              },
+              { ...POLL, onProgress, signal },
+            );
+    } catch (error) {
+      status.stop();
+      if (error instanceof AbortError && jobId !== undefined) {
+        process.stderr.write(`svc: stopped waiting; resume with: svc research --resume ${jobId}\n`);
+        return EXIT_CODES.interrupted;
+      }
+      throw error;
+    }
+    status.stop();
+    if (values.json) {
+      printJson(job);
+      return job.status === 'COMPLETED' ? EXIT.ok : EXIT.failure;
+    }
+    if (job.status === 'FAILED') {
+      process.stderr.write(
+        `svc: job ${job.id} failed: ${job.error_message ?? 'no reason given'}\n`,
+      );
+      return EXIT.failure;
+    }
+    const completion = job.response;
+    const text = messageText(completion.choices[0]?.message.content);
+    process.stdout.write(`${text.trimEnd() || '(no answer text)'}\n\n`);
+    process.stdout.write(
+      formatSources(completion.citations ?? [], completion.search_results ?? [], (url) =>
+        displayLocation(service, url),
+      ),
+    );
+    return EXIT.ok;
+  });
+}
+
+/**
+ * The job's state on stderr: on a TTY one line redrawn every second with the elapsed time; in
+ * logs one line per status change.
+ */
+class JobStatus {
+  readonly #tty = process.stderr.isTTY === true;
+  readonly #started = Date.now();
+  #line = '';
+  #status = '';
+  #timer: NodeJS.Timeout | undefined;
+
+  update(job: AsyncChatJob): void {
+    if (job.status === this.#status) return;
+    this.#status = job.status;
+    this.#line = `research ${job.id.slice(0, 8)}: ${job.status.toLowerCase().replace('_', ' ')}`;
+    if (!this.#tty) {
+      process.stderr.write(`${this.#line} (${formatDuration(Date.now() - this.#started)})\n`);
+      return;
+    }
+    this.#draw();
+    this.#timer ??= setInterval(() => this.#draw(), 1_000);
+    // The redraw timer must never keep the process alive on its own.
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (this.#tty && this.#line) {
+      this.#draw();
+      process.stderr.write('\n');
+      this.#line = '';
+    }
+  }
+
+  #draw(): void {
+    process.stderr.write(`\r${this.#line} ${formatDuration(Date.now() - this.#started)}\x1b[K`);
+  }
+}
