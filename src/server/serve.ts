@@ -11,7 +11,10 @@ import type { ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { createAttachmentFetcher } from './attachments.js';
 import { DocLinks } from './doc-links.js';
+import { attachCdpProxy } from './cdp-proxy.js';
+import type { CdpProxy } from './cdp-proxy.js';
 import { Answerer } from './engines/answerer/index.js';
+import { BrowserSessions } from './engines/browsers/index.js';
 import { createEmbedder } from './engines/embedder/index.js';
 import type { Embedder } from './engines/embedder/index.js';
 import { createSearchIndex } from './engines/index/index.js';
@@ -21,6 +24,7 @@ import { Retriever } from './retrieval.js';
 import { registerAsyncChatRoutes } from './routes/async-chat.js';
 import type { ChatJobQueue } from './routes/async-chat.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerBrowserSessionRoutes } from './routes/browser-sessions.js';
 import { completeChat, registerChatRoutes } from './routes/chat.js';
 import { registerDocRoutes } from './routes/docs.js';
 import { registerEmbeddingRoutes } from './routes/embeddings.js';
@@ -50,6 +54,7 @@ export interface Engines {
   jobs: ChatJobQueue;
   answerer: Answerer;
   embedder: Embedder;
+  browsers: BrowserSessions;
 }
 
 /** A part of the service with a lifecycle: engines register routes and release what they own. */
@@ -157,10 +162,23 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
     handler: (request, { signal }) => completeChat(answerer, request, signal),
     onError: (error) => ctx.logger.error('job queue error', { error: String(error) }),
   });
+  const browsers = new BrowserSessions(ctx);
+  await browsers.start();
+  let proxy: CdpProxy | undefined;
   const recovered = jobs.start();
   if (recovered.requeued + recovered.failed > 0)
     ctx.logger.info('jobs recovered after restart', recovered);
   const parts: ServerPart[] = [
+    {
+      routes: (app) => registerBrowserSessionRoutes(app, ctx, browsers),
+      attach: (server) => {
+        proxy = attachCdpProxy(server, ctx, browsers);
+      },
+      close: async () => {
+        proxy?.close();
+        await browsers.close();
+      },
+    },
     {
       routes: (app) => {
         registerChatRoutes(app, ctx, answerer);
@@ -172,7 +190,7 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
       close: () => jobs.stop(),
     },
   ];
-  return { parts, engines: { index, jobs, answerer, embedder } };
+  return { parts, engines: { index, jobs, answerer, embedder, browsers } };
 }
 
 async function closeParts(parts: ServerPart[]): Promise<void> {
