@@ -1,0 +1,207 @@
+// The `/v1/browser/sessions/{id}/cdp` WebSocket: authenticate the upgrade, then relay frames to
+// that session's own browser, both ways.
+import { STATUS_CODES } from 'node:http';
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { RawData } from 'ws';
+import type { ServerContext } from './context.js';
+import type { BrowserSessions } from './engines/browsers/index.js';
+import { typeFor } from './http-error.js';
+
+/** Limits of the CDP relay. */
+export const DEFAULTS = {
+  /** Largest CDP message relayed (full-page screenshots are large). */
+  maxPayloadBytes: 512 * 1024 * 1024,
+  /** Pause reading a side once this much is queued for the other. */
+  highWaterBytes: 8 * 1024 * 1024,
+  /** Resume reading once the queue drains below this. */
+  lowWaterBytes: 1024 * 1024,
+  /** How long the browser may take to accept the relay's connection. */
+  upstreamTimeoutMs: 10_000,
+} as const;
+
+const CDP_PATH = /^\/v1\/browser\/sessions\/([^/]+)\/cdp\/?$/;
+
+/** A running CDP relay. */
+export interface CdpProxy {
+  /** Open relayed connections. */
+  readonly connections: number;
+  /** Stops handling upgrades and cuts every relayed connection. */
+  close(): void;
+}
+
+/**
+ * Handles WebSocket upgrades on `server`: `/v1/browser/sessions/{id}/cdp` authenticates by the
+ * session's connect token (`?token=`) or by the owning user's `Authorization: Bearer` header, then
+ * relays frames (text and binary, message boundaries kept, backpressure honoured) to that session's
+ * browser. Refusals are plain HTTP answers (401, 404, 502) with the error body; any other upgrade
+ * path is a 404. Neither the key nor the token is ever logged.
+ */
+export function attachCdpProxy(
+  server: http.Server,
+  ctx: ServerContext,
+  sessions: BrowserSessions,
+): CdpProxy {
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: DEFAULTS.maxPayloadBytes,
+  });
+  const open = new Set<WebSocket>();
+
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    handle(req, socket, head).catch((error: unknown) => {
+      ctx.logger.error('CDP upgrade failed', { error: (error as Error).message });
+      refuse(socket, 500, 'CDP upgrade failed', 'internal_error');
+    });
+  };
+
+  async function handle(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const match = CDP_PATH.exec(url.pathname);
+    if (!match?.[1])
+      return refuse(socket, 404, `No WebSocket endpoint at ${url.pathname}`, 'not_found');
+    let id: string;
+    try {
+      id = decodeURIComponent(match[1]);
+    } catch {
+      return refuse(socket, 404, `No browser session at ${url.pathname}`, 'session_not_found');
+    }
+
+    const token = url.searchParams.get('token') ?? undefined;
+    let userId: string | undefined;
+    if (token === undefined && req.headers.authorization !== undefined) {
+      const auth = ctx.auth.authenticateHeader(req.headers.authorization);
+      if (!auth.ok) return refuse(socket, 401, auth.message, 'invalid_api_key');
+      userId = auth.principal.userId;
+    }
+    const verdict = sessions.authorizeCdp(id, { token, userId });
+    if (!verdict.ok) {
+      return refuse(
+        socket,
+        verdict.status,
+        verdict.message,
+        verdict.status === 401 ? 'invalid_token' : 'session_not_found',
+      );
+    }
+
+    let upstream: WebSocket;
+    try {
+      upstream = await connectUpstream(verdict.wsEndpoint);
+    } catch (error) {
+      ctx.logger.warn('CDP relay could not reach the browser', {
+        sessionId: id,
+        error: (error as Error).message,
+      });
+      return refuse(
+        socket,
+        502,
+        `Browser of session ${id} is not reachable`,
+        'browser_unreachable',
+      );
+    }
+    if (socket.destroyed) {
+      upstream.terminate();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (client) => {
+      const cut = (): void => {
+        client.close(1001, 'browser session ended');
+        upstream.terminate();
+      };
+      const release =
+        upstream.readyState === WebSocket.OPEN ? sessions.attachClient(id, cut) : undefined;
+      if (!release) {
+        cut();
+        return;
+      }
+      open.add(client);
+      relay(client, upstream);
+      client.once('close', () => {
+        open.delete(client);
+        release();
+      });
+      ctx.logger.debug('CDP client connected', { sessionId: id });
+    });
+  }
+
+  server.on('upgrade', onUpgrade);
+  return {
+    get connections() {
+      return open.size;
+    },
+    close() {
+      server.off('upgrade', onUpgrade);
+      for (const client of open) client.terminate();
+      wss.close();
+    },
+  };
+}
+
+function connectUpstream(endpoint: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(endpoint, {
+      perMessageDeflate: false,
+      maxPayload: DEFAULTS.maxPayloadBytes,
+      handshakeTimeout: DEFAULTS.upstreamTimeoutMs,
+    });
+    ws.once('open', () => {
+      ws.off('error', reject);
+      resolve(ws);
+    });
+    ws.once('error', reject);
+  });
+}
+
+/** Relays both ways; closing either side closes the other with the same code when it may be sent. */
+function relay(a: WebSocket, b: WebSocket): void {
+  forward(a, b);
+  forward(b, a);
+  a.on('close', (code, reason) => closePeer(b, code, reason));
+  b.on('close', (code, reason) => closePeer(a, code, reason));
+  // 'close' follows every 'error' in ws: the peer is closed there.
+  a.on('error', () => a.terminate());
+  b.on('error', () => b.terminate());
+}
+
+function forward(from: WebSocket, to: WebSocket): void {
+  from.on('message', (data: RawData, isBinary: boolean) => {
+    if (to.readyState !== WebSocket.OPEN) return;
+    to.send(data, { binary: isBinary }, () => {
+      if (from.isPaused && to.bufferedAmount < DEFAULTS.lowWaterBytes) from.resume();
+    });
+    // A slow reader on one side must not make us buffer without bound: stop reading the other.
+    if (!from.isPaused && to.bufferedAmount > DEFAULTS.highWaterBytes) from.pause();
+  });
+}
+
+function closePeer(peer: WebSocket, code: number, reason: Buffer): void {
+  if (peer.readyState === WebSocket.CLOSED || peer.readyState === WebSocket.CLOSING) return;
+  if (code === 1005) peer.close();
+  else if (sendable(code)) peer.close(code, reason);
+  else peer.terminate();
+}
+
+function sendable(code: number): boolean {
+  return (
+    (code >= 1000 && code <= 1003) ||
+    (code >= 1007 && code <= 1014) ||
+    (code >= 3000 && code <= 4999)
+  );
+}
+
+function refuse(socket: Duplex, status: number, message: string, code: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: { message, type: typeFor(status), code } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Connection: close\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+}

@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import WebSocket from 'ws';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestServer, tempDir } from '../../support/server.js';
+import type { TestServer } from '../../support/server.js';
+import { ALICE, KEYS, api, processesMentioning, waitFor } from './helpers.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const servers: TestServer[] = [];
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const server = await startTestServer({ apiKeys: KEYS, ...options });
+  servers.push(server);
+  return server;
+}
+
+function browserPid(server: TestServer, sessionId: string): number {
+  return Number(
+    readFileSync(path.join(server.dataDir, 'browsers', sessionId, 'svc-browser.pid'), 'utf8'),
+  );
+}
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.dispose()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('browser session lifecycle', () => {
+  it("turns a session failed when its Chromium is killed, and cuts the client's connection", async () => {
+    const server = await start();
+    const session = (await api(server, ALICE, 'POST', '/v1/browser/sessions', {})).json;
+    const browser = await puppeteer.connect({ browserWSEndpoint: session.cdp_url });
+    const disconnected = new Promise<void>((resolve) =>
+      browser.once('disconnected', () => resolve()),
+    );
+    process.kill(browserPid(server, session.session_id), 'SIGKILL');
+    await disconnected;
+    const failed = await waitFor(
+      async () =>
+        (await api(server, ALICE, 'GET', `/v1/browser/sessions/${session.session_id}`)).json
+          .status === 'failed',
+      5000,
+    );
+    expect(failed).toBe(true);
+    const record = (await api(server, ALICE, 'GET', `/v1/browser/sessions/${session.session_id}`))
+      .json;
+    expect(record.end_reason).toMatch(/browser process exited unexpectedly \(signal SIGKILL\)/);
+    expect(await waitFor(() => processesMentioning(session.session_id).length === 0, 5000)).toBe(
+      true,
+    );
+  });
+
+  it('expires an idle session only once no CDP client is connected', async () => {
+    const server = await start();
+    const session = (
+      await api(server, ALICE, 'POST', '/v1/browser/sessions', { idle_timeout_s: 5 })
+    ).json;
+    const client = new WebSocket(session.cdp_url);
+    await new Promise((resolve, reject) => client.once('open', resolve).once('error', reject));
+    await new Promise((r) => setTimeout(r, 6000));
+    const url = `/v1/browser/sessions/${session.session_id}`;
+    expect((await api(server, ALICE, 'GET', url)).json.status).toBe('running');
+    const closedAt = Date.now();
+    client.close();
+    expect(
+      await waitFor(
+        async () => (await api(server, ALICE, 'GET', url)).json.status === 'expired',
+        10_000,
+      ),
+    ).toBe(true);
+    expect(Date.now() - closedAt).toBeGreaterThanOrEqual(4500);
+    expect((await api(server, ALICE, 'GET', url)).json.end_reason).toMatch(/idle for 5 s/);
+    expect(await waitFor(() => processesMentioning(session.session_id).length === 0, 5000)).toBe(
+      true,
+    );
+  }, 30_000);
+
+  it('leaves no Chromium process or profile behind after close()', async () => {
+    const server = await start({ warmPoolSize: 1 });
+    const a = (await api(server, ALICE, 'POST', '/v1/browser/sessions', {})).json;
+    await api(server, ALICE, 'POST', '/v1/browser/sessions', {});
+    const client = await puppeteer.connect({ browserWSEndpoint: a.cdp_url });
+    expect(processesMentioning(server.dataDir).length).toBeGreaterThan(0);
+    const disconnected = new Promise<void>((resolve) =>
+      client.once('disconnected', () => resolve()),
+    );
+    await server.close();
+    await disconnected;
+    expect(processesMentioning(server.dataDir)).toEqual([]);
+    expect(readdirSync(path.join(server.dataDir, 'browsers'))).toEqual([]);
+  });
+
+  it('reaps the browsers of a SIGKILLed server at the next start on the same data dir', async () => {
+    const dataDir = tempDir('svc-reap-');
+    dirs.push(dataDir);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'serve-child.ts'), dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    children.push(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const line = out.split('\n').find((l) => l.startsWith('{'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url);
+      });
+      child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+    });
+    const res = await fetch(`${url}/v1/browser/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ALICE}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const session = (await res.json()) as { session_id: string };
+    expect(await waitFor(() => processesMentioning(dataDir).length > 0)).toBe(true);
+
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    // The server is gone but its browsers are not: this is what the next start must clean up.
+    expect(processesMentioning(dataDir).length).toBeGreaterThan(0);
+
+    const next = await start({ dataDir, warmPoolSize: 0 });
+    expect(processesMentioning(dataDir)).toEqual([]);
+    expect(readdirSync(path.join(dataDir, 'browsers'))).toEqual([]);
+    const record = (await api(next, ALICE, 'GET', `/v1/browser/sessions/${session.session_id}`))
+      .json;
+    expect(record).toMatchObject({ status: 'failed', end_reason: 'server restarted' });
+  }, 60_000);
+});

@@ -1,0 +1,179 @@
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  CHROMIUM_ARGS,
+  ChromiumNotFoundError,
+  DEFAULTS,
+  clearChromiumCache,
+  findChromium,
+  launchChromium,
+} from '../../src/chromium.js';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'svc-chromium-unit-'));
+let n = 0;
+
+/** A fresh directory holding one executable shell script `name`. */
+function script(body: string, name = 'chromium'): string {
+  const dir = path.join(root, String(n++));
+  mkdirSync(dir);
+  const file = path.join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+const none = { systemPaths: [], packageName: 'svc-no-such-package-for-tests' };
+
+beforeEach(() => clearChromiumCache());
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('findChromium', () => {
+  it('uses SVC_CHROME_PATH first, before any system browser', async () => {
+    const exe = script('exit 0');
+    const other = script('exit 0');
+    await expect(
+      findChromium({ SVC_CHROME_PATH: exe, PATH: '' }, { systemPaths: [other] }),
+    ).resolves.toEqual({ path: exe, source: 'env' });
+  });
+
+  it('refuses an SVC_CHROME_PATH that is not an executable file instead of falling back', async () => {
+    const other = script('exit 0');
+    const error = await findChromium(
+      { SVC_CHROME_PATH: path.join(root, 'missing') },
+      { systemPaths: [other] },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChromiumNotFoundError);
+    expect((error as ChromiumNotFoundError).code).toBe('chromium_not_found');
+    expect((error as Error).message).toMatch(
+      /SVC_CHROME_PATH is set to .*missing, which is not an executable file/,
+    );
+  });
+
+  it('takes the first executable system path, skipping files that are not executable', async () => {
+    const notExecutable = script('exit 0');
+    chmodSync(notExecutable, 0o644);
+    const exe = script('exit 0');
+    await expect(
+      findChromium({ PATH: '' }, { systemPaths: [notExecutable, exe] }),
+    ).resolves.toEqual({
+      path: exe,
+      source: 'system',
+    });
+  });
+
+  it('looks chromium, chrome and google-chrome up on PATH', async () => {
+    const exe = script('exit 0', 'google-chrome');
+    const dir = path.dirname(exe);
+    await expect(
+      findChromium({ PATH: `/nonexistent${path.delimiter}${dir}` }, none),
+    ).resolves.toEqual({
+      path: exe,
+      source: 'system',
+    });
+  });
+
+  it('falls back to the package, calling its executablePath()', async () => {
+    const exe = script('exit 0');
+    const pkg = path.join(root, 'fake-sparticuz.mjs');
+    writeFileSync(
+      pkg,
+      `export default { async executablePath() { return ${JSON.stringify(exe)}; } };\n`,
+    );
+    await expect(
+      findChromium({ PATH: '' }, { systemPaths: [], packageName: pathToFileURL(pkg).href }),
+    ).resolves.toEqual({ path: exe, source: 'package' });
+  });
+
+  it('says exactly what to install when nothing is found', async () => {
+    // The real package may be installed here, so a stand-in name plays its part.
+    const error = await findChromium({ PATH: '' }, none).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChromiumNotFoundError);
+    const message = (error as Error).message;
+    expect(DEFAULTS.packageName).toBe('@sparticuz/chromium');
+    expect(message).toContain('apt-get install chromium');
+    expect(message).toContain(`npm install ${none.packageName}`);
+    expect(message).toContain('set SVC_CHROME_PATH');
+  });
+
+  it('caches a found browser until the cache is cleared, but not a failure', async () => {
+    const exe = script('exit 0');
+    const env = { PATH: path.dirname(exe) };
+    await expect(findChromium(env, none)).resolves.toMatchObject({ path: exe });
+    unlinkSync(exe);
+    await expect(findChromium(env, none)).resolves.toMatchObject({ path: exe });
+    clearChromiumCache();
+    await expect(findChromium(env, none)).rejects.toBeInstanceOf(ChromiumNotFoundError);
+    writeFileSync(exe, '#!/bin/sh\n');
+    chmodSync(exe, 0o755);
+    await expect(findChromium(env, none)).resolves.toMatchObject({ path: exe });
+  });
+});
+
+describe('launchChromium', () => {
+  it('passes the offline flags, a debugging port of 0, the profile, viewport and user agent', async () => {
+    const argsFile = path.join(root, 'args.txt');
+    const exe = script(
+      `printf '%s\\n' "$@" > ${argsFile}\necho 'noise' >&2\necho 'DevTools listening on ws://127.0.0.1:45678/devtools/browser/abc' >&2\nexec sleep 30`,
+    );
+    const launched = await launchChromium({
+      executablePath: exe,
+      userDataDir: path.join(root, 'profile'),
+      viewport: { width: 1280, height: 720 },
+      userAgent: 'agent/1 (test)',
+    });
+    expect(launched.wsEndpoint).toBe('ws://127.0.0.1:45678/devtools/browser/abc');
+    expect(launched.port).toBe(45678);
+    const args = readFileSync(argsFile, 'utf8').trim().split('\n');
+    expect(args).toEqual(
+      expect.arrayContaining([
+        ...CHROMIUM_ARGS,
+        '--remote-debugging-port=0',
+        '--remote-debugging-address=127.0.0.1',
+        `--user-data-dir=${path.join(root, 'profile')}`,
+        '--window-size=1280,720',
+        '--user-agent=agent/1 (test)',
+      ]),
+    );
+    expect(alive(launched.pid)).toBe(true);
+    await launched.kill();
+    expect(alive(launched.pid)).toBe(false);
+  });
+
+  it('kills the process and rejects when no endpoint appears before the timeout', async () => {
+    const pidFile = path.join(root, 'slow.pid');
+    const exe = script(`echo $$ > ${pidFile}\nexec sleep 30`);
+    const started = Date.now();
+    await expect(
+      launchChromium({ executablePath: exe, userDataDir: path.join(root, 'p2'), timeout: 300 }),
+    ).rejects.toThrow(/did not print its DevTools endpoint within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+
+  it('rejects with the exit status and the last stderr lines when the browser exits early', async () => {
+    const exe = script(`echo 'error while loading shared libraries: libnss3.so' >&2\nexit 3`);
+    await expect(
+      launchChromium({ executablePath: exe, userDataDir: path.join(root, 'p3') }),
+    ).rejects.toThrow(/exited before it was ready \(code 3[\s\S]*libnss3\.so/);
+  });
+});
