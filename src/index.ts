@@ -10,6 +10,9 @@ export {
   Stream,
   parseSSE,
   POLL_DEFAULTS,
+  ChatCompletionStream,
+  ChatCompletionAccumulator,
+  accumulateChatStream,
 } from './client/index.js';
 export type {
   ClientOptions,
@@ -21,7 +24,20 @@ export type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionStreamEvent,
+  AccumulateOptions,
+  AccumulatorUpdate,
+  ChatStreamSources,
+  FinishedAsyncChatJob,
+  CompletedAsyncChatJob,
+  FailedAsyncChatJob,
 } from './client/index.js';
+export {
+  decodeEmbedding,
+  cosineSimilarity,
+  hammingSimilarity,
+  topK,
+  truncateEmbedding,
+} from './client/embedding-math.js';
 
 export {
   ERROR_CODES,
@@ -66,4 +82,37 @@ export type {
   BrowserSession,
   BrowserSessionCreateRequest,
   BrowserSessionListResponse,
+  AsyncChatCreateRequest,
+  AsyncChatListQuery,
+  RevokeAuthTokenRequest,
+  RevokeAuthTokenResponse,
 } from './protocol/index.js';
+
+// recipes need:
+export { SessionManager, SessionPool, Session } from './sessions/index.js';
+export type { DriverName, ProviderName, SessionManagerOptions } from './sessions/index.js';
+export {
+  toPageLike,
+  visit,
+  readPage,
+  findPassage,
+  highlight,
+  clearHighlights,
+  capture,
+  fullPageScreenshot,
+  savePdf,
+  recordHar,
+  textFragmentUrl,
+} from './page/index.js';
+export type {
+  AnyPage,
+  VisitResult,
+  ReadPageResult,
+  PageLink,
+  PageMetadata,
+  PassageMatch,
+  EmbedFn,
+  MatchMethod,
+  FullPageResult,
+  Har,
+} from './page/index.js';

@@ -26,7 +26,22 @@ export {
   AsyncCompletions,
   POLL_DEFAULTS,
 } from './resources/async-chat.js';
-export type { PollOptions } from './resources/async-chat.js';
+export type {
+  PollOptions,
+  CompletedAsyncChatJob,
+  FailedAsyncChatJob,
+  FinishedAsyncChatJob,
+} from './resources/async-chat.js';
+export {
+  accumulateChatStream,
+  ChatCompletionAccumulator,
+  ChatCompletionStream,
+} from './stream-accumulator.js';
+export type {
+  AccumulateOptions,
+  AccumulatorUpdate,
+  ChatStreamSources,
+} from './stream-accumulator.js';
 export { Search } from './resources/search.js';
 export { Embeddings } from './resources/embeddings.js';
 export { ContextualizedEmbeddings } from './resources/contextualized-embeddings.js';

@@ -6,6 +6,7 @@ import type {
   ChatCompletionResponse,
 } from '../../protocol/index.js';
 import { Stream } from '../sse.js';
+import { ChatCompletionStream } from '../stream-accumulator.js';
 import type { RequestOptions } from '../transport.js';
 import { parseResponse } from '../validate.js';
 import { APIResource } from './resource.js';
@@ -25,7 +26,8 @@ export type ChatCompletionStreamEvent = ChatCompletionChunk | ChatCompletionDone
 /** `client.chat.completions`. */
 export class Completions extends APIResource {
   /**
-   * Create a chat completion; with `stream: true`, a {@link Stream} of events ending at `[DONE]`.
+   * Create a chat completion; with `stream: true`, a {@link ChatCompletionStream} (a {@link Stream}
+   * of events ending at `[DONE]`, plus `finalCompletion()` and `textDeltas()`).
    * Events with an unknown `object` type are skipped (the hosted service adds some over time).
    * @throws {ValidationError} when `params` break the request schema (nothing is sent).
    * @throws {APIError} per status; {@link ResponseShapeError} when a 2xx breaks the contract.
@@ -40,15 +42,15 @@ export class Completions extends APIResource {
   create(
     params: ChatCompletionCreateParamsStreaming,
     options?: RequestOptions,
-  ): Promise<Stream<ChatCompletionStreamEvent>>;
+  ): Promise<ChatCompletionStream>;
   create(
     params: ChatCompletionRequest,
     options?: RequestOptions,
-  ): Promise<ChatCompletionResponse | Stream<ChatCompletionStreamEvent>>;
+  ): Promise<ChatCompletionResponse | ChatCompletionStream>;
   async create(
     params: ChatCompletionRequest,
     options: RequestOptions = {},
-  ): Promise<ChatCompletionResponse | Stream<ChatCompletionStreamEvent>> {
+  ): Promise<ChatCompletionResponse | ChatCompletionStream> {
     if (params.stream !== true) {
       return this.client.call<ChatCompletionResponse>(
         'chat.completions.create',
@@ -57,7 +59,7 @@ export class Completions extends APIResource {
       );
     }
     const res = await this.client.callStream('chat.completions.create', { body: params }, options);
-    return Stream.fromSSE<ChatCompletionStreamEvent>(res, (json) => {
+    const events = Stream.fromSSE<ChatCompletionStreamEvent>(res, (json) => {
       const object = (json as { object?: unknown } | null)?.object;
       if (object === 'chat.completion.done') {
         return parseResponse(ChatCompletionDoneEventSchema, json, res.method, res.path);
@@ -67,6 +69,7 @@ export class Completions extends APIResource {
       }
       return undefined;
     });
+    return new ChatCompletionStream(events);
   }
 }
 
