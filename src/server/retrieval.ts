@@ -91,9 +91,9 @@ export class Retriever {
       ...(f.search_recency_filter && { recency: f.search_recency_filter }),
       ...(f.search_mode && { mode: f.search_mode }),
       ...dateBound('publishedAfter', f.search_after_date_filter),
-      ...dateBound('publishedBefore', f.search_before_date_filter),
+      ...dateBound('publishedBefore', f.search_before_date_filter, END_OF_DAY),
       ...dateBound('updatedAfter', f.last_updated_after_filter),
-      ...dateBound('updatedBefore', f.last_updated_before_filter),
+      ...dateBound('updatedBefore', f.last_updated_before_filter, END_OF_DAY),
     };
   }
 
@@ -122,10 +122,15 @@ function isoDate(date: Date | null): string | null {
   return date ? date.toISOString().slice(0, 10) : null;
 }
 
+// Filters name whole days and both bounds include the named day: an upper bound at midnight would
+// keep a page dated that day when it carries no time and drop it when it was published at 06:30.
+const END_OF_DAY = 86_400_000 - 1;
+
 function dateBound<K extends string>(
   key: K,
   value: string | null | undefined,
+  offsetMs = 0,
 ): Partial<Record<K, Date>> {
   const date = value ? parseFilterDate(value) : null;
-  return date ? ({ [key]: date } as Record<K, Date>) : {};
+  return date ? ({ [key]: new Date(date.getTime() + offsetMs) } as Record<K, Date>) : {};
 }

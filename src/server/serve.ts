@@ -62,6 +62,8 @@ export interface ServerPart {
   routes?: RouteRegistrar;
   /** Called once the HTTP server exists (e.g. to handle WebSocket upgrades). */
   attach?(server: http.Server): void;
+  /** Called once the server listens, so work started here sees the final base URL. */
+  start?(): void;
   close?(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { address, port } = httpServer.address() as AddressInfo;
   url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   logger.info('server listening', { url, dataDir: config.dataDir });
+  for (const part of parts) part.start?.();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -165,9 +168,6 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
   const browsers = new BrowserSessions(ctx);
   await browsers.start();
   let proxy: CdpProxy | undefined;
-  const recovered = jobs.start();
-  if (recovered.requeued + recovered.failed > 0)
-    ctx.logger.info('jobs recovered after restart', recovered);
   const parts: ServerPart[] = [
     {
       routes: (app) => registerBrowserSessionRoutes(app, ctx, browsers),
@@ -186,6 +186,12 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
         registerDocRoutes(app, index, links);
         registerEmbeddingRoutes(app, embedder);
         registerAsyncChatRoutes(app, jobs);
+      },
+      // Resumed jobs must cite absolute URLs: start the queue only once the base URL is known.
+      start: () => {
+        const recovered = jobs.start();
+        if (recovered.requeued + recovered.failed > 0)
+          ctx.logger.info('jobs recovered after restart', recovered);
       },
       close: () => jobs.stop(),
     },
