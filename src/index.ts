@@ -88,9 +88,16 @@ export type {
   RevokeAuthTokenResponse,
 } from './protocol/index.js';
 
-// recipes need:
-export { SessionManager, SessionPool, Session } from './sessions/index.js';
-export type { DriverName, ProviderName, SessionManagerOptions } from './sessions/index.js';
+export { SessionManager, SessionPool, Session, SESSION_DEFAULTS } from './sessions/index.js';
+export type {
+  DriverName,
+  ProviderName,
+  SessionManagerOptions,
+  CreateSessionOptions,
+  SessionLostEvent,
+} from './sessions/index.js';
+
+// Page actions, as the recipes use them.
 export {
   toPageLike,
   visit,
