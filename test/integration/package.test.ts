@@ -16,7 +16,9 @@ describe('the built package', () => {
   }, 200_000);
 
   it('runs the svc bin from dist and prints its help', async () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: { svc: string } };
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      bin: { svc: string };
+    };
     const { stdout } = await run(process.execPath, [path.join(root, pkg.bin.svc), '--help']);
     expect(stdout).toMatch(/^svc: /);
     expect(stdout).toMatch(/serve/);
@@ -26,12 +28,19 @@ describe('the built package', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       exports: Record<string, { import?: string }>;
     };
-    const script = Object.entries(pkg.exports)
+    // `svc-toolkit/testing` registers vitest fixtures, which only works inside a vitest run:
+    // it is resolved to an existing file instead of imported.
+    const lines = Object.entries(pkg.exports)
       .filter(([, target]) => typeof target === 'object' && target.import)
-      .map(([subpath]) => `await import(${JSON.stringify(path.posix.join('svc-toolkit', subpath))});`)
-      .join('\n');
+      .map(([subpath]) => {
+        const name = JSON.stringify(path.posix.join('svc-toolkit', subpath));
+        return subpath === './testing'
+          ? `if (!fs.existsSync(new URL(import.meta.resolve(${name})))) throw new Error(${name});`
+          : `await import(${name});`;
+      });
     // Self-reference by package name goes through package.json "exports", as a user's import would.
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', `${script}\nconsole.log('ok')`], {
+    const script = ["import fs from 'node:fs';", ...lines, "console.log('ok');"].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
       cwd: root,
     });
     expect(stdout.trim()).toBe('ok');
