@@ -78,7 +78,19 @@ function puppeteerAttachment(
     },
     async resetPage(timeout) {
       await dialogs.clear();
-      if (page.url() === 'about:blank') return;
+      // After a failed navigation the driver still reports about:blank while Chromium commits its
+      // error page (chrome-error://), which would interrupt the next task's goto. The URL cannot
+      // tell the two apart, so ask the document; on an error page only a browser-side navigation
+      // can be awaited.
+      if (page.url() === 'about:blank') {
+        if (await documentIsBlank(page, timeout)) return;
+        await withTimeout(
+          page.goto('about:blank', { timeout }),
+          timeout,
+          'Resetting the page to about:blank',
+        );
+        return;
+      }
       const fast = Math.min(timeout, FAST_RESET_MS);
       // A navigation the page starts itself stays in its renderer process; Page.navigate from
       // the browser swaps processes twice per task (there and back), about 3x slower.
@@ -101,4 +113,16 @@ function puppeteerAttachment(
       );
     },
   };
+}
+
+/** True when the page's document really is about:blank (not an error page behind a stale URL). */
+async function documentIsBlank(
+  page: { evaluate<T>(fn: () => T): Promise<T> },
+  timeout: number,
+): Promise<boolean> {
+  return withTimeout(
+    page.evaluate(() => location.href === 'about:blank'),
+    Math.min(timeout, FAST_RESET_MS),
+    'Checking the page',
+  ).catch(() => false);
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcError } from '../../../src/errors.js';
 import type { Session } from '../../../src/sessions/index.js';
@@ -22,6 +23,36 @@ describe('SessionPool', () => {
     const left = await finish(world);
     expect(left).toEqual({ running: 0, serverChromium: 0, localChromium: 0 });
   });
+
+  it.each(DRIVERS)(
+    'gives the next task a clean page after a navigation to a dead port failed (%s)',
+    async (driver) => {
+      // A port nothing listens on: Chromium commits its error page behind an about:blank URL.
+      const closed = net.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as net.AddressInfo;
+      await new Promise((resolve) => closed.close(resolve));
+      const pool = world.manager('api').pool({ size: 1, driver });
+      try {
+        const dead = await pool.run(async (rawPage) => {
+          const page = rawPage as unknown as AnyPage;
+          return page.goto(`http://127.0.0.1:${port}/`).then(
+            () => 'loaded',
+            (error: Error) => error.message,
+          );
+        });
+        expect(dead).toMatch(/ERR_CONNECTION_REFUSED/);
+        const title = await pool.run(async (rawPage) => {
+          const page = rawPage as unknown as AnyPage;
+          await page.goto(`${world.pages.url}after-dead`);
+          return page.title();
+        });
+        expect(title).toBe('Page after-dead');
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 
   it.each(DRIVERS)(
     'runs tasks (%s) on at most `size` sessions, each task starting on about:blank',
