@@ -1,0 +1,319 @@
+/**
+ * searchAndScrape: `/search`, then the top results visited in real browsers and returned as clean
+ * Markdown with links and metadata; optionally a structured extraction (chat with a JSON schema)
+ * whose every field carries the quote and URL it came from.
+ *
+ * As a script: `npx tsx recipes/search-and-scrape.ts "query" [--max 5] [--schema schema.json]
+ * [--out out] [--json]`.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { readPage, textFragmentUrl } from '../src/index.js';
+import type { ChatModel, PageLink, PageMetadata } from '../src/index.js';
+import { completionText } from './cite-and-capture.js';
+import { writeReport } from './report.js';
+import type { ReportFiles } from './report.js';
+import { openPage } from './support/evidence.js';
+import { openRuntime } from './support/runtime.js';
+import type { RuntimeOptions } from './support/runtime.js';
+import { isMain, runScript, table } from './support/script.js';
+
+/** One visited search result. */
+export interface ScrapedPage {
+  /** The URL `/search` returned. */
+  url: string;
+  /** `ok`: read; `blocked`: a challenge or login wall; `unreachable`: not loaded. */
+  state: 'ok' | 'blocked' | 'unreachable';
+  reason: string | null;
+  status: number | null;
+  finalUrl: string;
+  fetchMs: number;
+  title: string;
+  lang: string | null;
+  markdown: string;
+  /** Plain text of the main content. */
+  text: string;
+  links: PageLink[];
+  metadata: PageMetadata | null;
+  contentHash: string | null;
+  /** The search hit's snippet. */
+  snippet: string;
+}
+
+/** One extracted value and where it was found. */
+export interface ExtractedField {
+  /** JSON path of the value, e.g. `founders[0].name`. */
+  path: string;
+  value: string | number | boolean;
+  /** The sentence of a scraped page holding the value, or `null` when no page holds it. */
+  quote: string | null;
+  url: string | null;
+  textFragmentUrl: string | null;
+}
+
+/** Options of {@link searchAndScrape}. */
+export interface SearchAndScrapeOptions extends RuntimeOptions {
+  /** Results visited. @default 5 */
+  maxResults?: number | undefined;
+  /** JSON schema of a structured extraction through chat `response_format`. @default none */
+  schema?: Record<string, unknown> | undefined;
+  /** Model of the extraction. @default 'core' */
+  model?: ChatModel | undefined;
+  /** Write `report.html` + `report.json`. @default false */
+  report?: boolean | undefined;
+  /** @default 'out' */
+  outDir?: string | undefined;
+  /** Called as each page is read. */
+  onProgress?: ((page: ScrapedPage, done: number, total: number) => void) | undefined;
+}
+
+/** What {@link searchAndScrape} returns. */
+export interface SearchAndScrapeResult {
+  query: string;
+  pages: ScrapedPage[];
+  /** The extraction, when a schema was given. */
+  extraction: { data: unknown; fields: ExtractedField[] } | null;
+  timings: { searchMs: number; scrapeMs: number; extractMs: number; totalMs: number };
+  report: ReportFiles | null;
+}
+
+/** Defaults of {@link searchAndScrape}. */
+export const SCRAPE_DEFAULTS = {
+  maxResults: 5,
+  model: 'core',
+  report: false,
+  outDir: 'out',
+} as const;
+
+/**
+ * Searches, visits the top results through a session pool, and reads each as Markdown, links and
+ * metadata. With `schema`, asks chat for JSON following it and locates every leaf value on the
+ * scraped pages (its sentence, URL and text-fragment link).
+ * @throws what the client throws for `/search` or chat; SyntaxError when the extraction is not JSON
+ * @example
+ * const { pages } = await searchAndScrape('connect over CDP', { maxResults: 3 });
+ * console.log(pages[0]?.markdown);
+ */
+export async function searchAndScrape(
+  query: string,
+  options: SearchAndScrapeOptions = {},
+): Promise<SearchAndScrapeResult> {
+  const started = performance.now();
+  const since = () => Math.round(performance.now() - started);
+  const runtime = await openRuntime(options);
+  try {
+    const search = await runtime.client.search.create({
+      query,
+      max_results: options.maxResults ?? SCRAPE_DEFAULTS.maxResults,
+    });
+    const hits = (search.results as { url: string; title: string; snippet?: string }[]).flat();
+    const searchMs = since();
+    let done = 0;
+    const pages = await Promise.all(
+      hits.map((hit) =>
+        runtime
+          .pool()
+          .run((page) => scrape(page, hit.url, hit.snippet ?? ''))
+          .catch((error: unknown) => failed(hit.url, hit.snippet ?? '', error))
+          .then((p) => {
+            options.onProgress?.(p, ++done, hits.length);
+            return p;
+          }),
+      ),
+    );
+    const scrapeMs = since() - searchMs;
+    let extraction: SearchAndScrapeResult['extraction'] = null;
+    if (options.schema) {
+      const completion = await runtime.client.chat.completions.create({
+        model: options.model ?? SCRAPE_DEFAULTS.model,
+        messages: [{ role: 'user', content: query }],
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'extraction', schema: options.schema },
+        },
+      });
+      const data: unknown = JSON.parse(completionText(completion));
+      extraction = { data, fields: locateFields(data, pages) };
+    }
+    const totalMs = since();
+    const result: SearchAndScrapeResult = {
+      query,
+      pages,
+      extraction,
+      timings: { searchMs, scrapeMs, extractMs: totalMs - searchMs - scrapeMs, totalMs },
+      report: null,
+    };
+    if (options.report ?? SCRAPE_DEFAULTS.report) {
+      result.report = await writeReport(
+        {
+          title: `searchAndScrape: ${query}`,
+          question: query,
+          pages: pages.map((p) => ({
+            title: p.title || p.url,
+            url: p.url,
+            text: p.markdown.slice(0, 4_000) || p.reason || '',
+            facts: {
+              state: p.state,
+              status: p.status,
+              'fetch ms': p.fetchMs,
+              'final URL': p.finalUrl,
+            },
+          })),
+          data: extraction ?? undefined,
+          timings: result.timings,
+        },
+        options.outDir ?? SCRAPE_DEFAULTS.outDir,
+      );
+    }
+    return result;
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function scrape(
+  page: Parameters<typeof openPage>[0],
+  url: string,
+  snippet: string,
+): Promise<ScrapedPage> {
+  const v = await openPage(page, url);
+  const base = {
+    url,
+    status: v.status,
+    finalUrl: v.finalUrl,
+    fetchMs: v.fetchMs,
+    snippet,
+  };
+  if (!v.ok) {
+    const blocked = v.blocked !== null;
+    const reason = v.blocked
+      ? `${v.blocked.kind}: ${v.blocked.reason}`
+      : (v.error ?? `HTTP ${v.status}`);
+    return { ...empty(url, snippet), ...base, state: blocked ? 'blocked' : 'unreachable', reason };
+  }
+  const r = await readPage(page);
+  return {
+    ...base,
+    state: 'ok',
+    reason: null,
+    title: r.title,
+    lang: r.lang,
+    markdown: r.markdown,
+    text: r.text,
+    links: r.links,
+    metadata: r.metadata,
+    contentHash: r.contentHash,
+  };
+}
+
+function empty(url: string, snippet: string): ScrapedPage {
+  return {
+    url,
+    state: 'unreachable',
+    reason: null,
+    status: null,
+    finalUrl: url,
+    fetchMs: 0,
+    title: '',
+    lang: null,
+    markdown: '',
+    text: '',
+    links: [],
+    metadata: null,
+    contentHash: null,
+    snippet,
+  };
+}
+
+function failed(url: string, snippet: string, error: unknown): ScrapedPage {
+  return {
+    ...empty(url, snippet),
+    reason: `the page could not be read: ${(error as Error).message}`,
+  };
+}
+
+const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Every leaf of `data` with the page sentence that holds it. */
+export function locateFields(data: unknown, pages: readonly ScrapedPage[]): ExtractedField[] {
+  const leaves: { path: string; value: string | number | boolean }[] = [];
+  const walk = (v: unknown, at: string): void => {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) walk(x, at ? `${at}.${k}` : k);
+    } else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+      leaves.push({ path: at || '$', value: v });
+    }
+  };
+  walk(data, '');
+  const sentences = pages
+    .filter((p) => p.state === 'ok')
+    .map((p) => ({
+      page: p,
+      list: p.text
+        .split(/(?<=[.!?])\s+|\n+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    }));
+  return leaves.map(({ path, value }) => {
+    const needle = norm(String(value)).replace(/[.!?]$/, '');
+    if (typeof value === 'boolean' || needle.length === 0) {
+      return { path, value, quote: null, url: null, textFragmentUrl: null };
+    }
+    for (const { page, list } of sentences) {
+      const quote = list.find((s) => norm(s).includes(needle));
+      if (quote) {
+        return {
+          path,
+          value,
+          quote,
+          url: page.finalUrl,
+          textFragmentUrl: textFragmentUrl(page.finalUrl, quote),
+        };
+      }
+    }
+    return { path, value, quote: null, url: null, textFragmentUrl: null };
+  });
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      max: { type: 'string', default: '5' },
+      schema: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      pool: { type: 'string', default: '2' },
+    },
+  });
+  const query = positionals.join(' ').trim();
+  if (!query) {
+    console.error(
+      'usage: npx tsx recipes/search-and-scrape.ts "query" [--max 5] [--schema s.json]',
+    );
+    return 2;
+  }
+  const schema = values.schema
+    ? (JSON.parse(await readFile(values.schema, 'utf8')) as Record<string, unknown>)
+    : undefined;
+  const r = await searchAndScrape(query, {
+    maxResults: Number(values.max),
+    schema,
+    report: values.out !== undefined,
+    outDir: values.out,
+    poolSize: Number(values.pool),
+  });
+  if (values.json) console.log(JSON.stringify(r, null, 2));
+  else {
+    const rows: unknown[][] = [['state', 'status', 'ms', 'chars', 'url']];
+    for (const p of r.pages)
+      rows.push([p.state, p.status ?? '', p.fetchMs, p.markdown.length, p.url]);
+    console.log(table(rows));
+    if (r.extraction) console.log(JSON.stringify(r.extraction, null, 2));
+    if (r.report) console.log(`report: ${r.report.html}`);
+  }
+  return 0;
+}
+
+if (isMain(import.meta.url)) runScript(main);

@@ -1,0 +1,286 @@
+/**
+ * The per-page work of every evidence recipe: load a cited page, then for each claim find the
+ * passage, highlight it and shoot it, and turn what happened into a verdict.
+ */
+import { createHash } from 'node:crypto';
+import { extractText } from 'unpdf';
+import {
+  capture,
+  clearHighlights,
+  decodeInt8,
+  findPassage,
+  SessionError,
+  highlight,
+  textFragmentUrl,
+  toPageLike,
+  visit,
+} from '../../src/index.js';
+import type { AnyPage, Client, EmbedFn, PassageMatch, VisitResult } from '../../src/index.js';
+import type { PageEvidence, PassageEvidence, ScreenshotEvidence, Verdict } from './types.js';
+
+/** Defaults of the page work, applied once with `??`. Durations in ms. */
+export const EVIDENCE_DEFAULTS = {
+  /** Navigation timeout of each cited page. */
+  navigationTimeout: 20_000,
+  /** Bound on each in-page step (find, highlight, screenshot). */
+  actionTimeout: 15_000,
+  /** Bound on scrolling through a page so lazily loaded text appears. */
+  scrollTimeout: 3_000,
+  /** Contextualized embedding model behind the last matching step. */
+  embeddingModel: 'svc-embed-context-v1-0.6b',
+} as const;
+
+/** Options of {@link examinePage}. */
+export interface ExamineOptions {
+  /** Take passage and viewport screenshots. */
+  screenshots: boolean;
+  /** The embedding step of {@link findPassage}; omitted: exact and fuzzy only. */
+  embed?: EmbedFn | undefined;
+  /** @default EVIDENCE_DEFAULTS.actionTimeout */
+  actionTimeout?: number | undefined;
+  /** @default EVIDENCE_DEFAULTS.scrollTimeout */
+  scrollTimeout?: number | undefined;
+}
+
+/** What {@link examinePage} found for one claim. */
+export interface ClaimOutcome {
+  verdict: Verdict;
+  reason: string;
+  passage: PassageEvidence | null;
+  screenshots: Omit<ScreenshotEvidence, 'passagePath' | 'viewportPath'> | null;
+  findMs: number;
+  captureMs: number;
+}
+
+/** What {@link examinePage} found for a page. */
+export interface PageOutcome {
+  page: PageEvidence | null;
+  claims: ClaimOutcome[];
+}
+
+/**
+ * An {@link EmbedFn} backed by the contextualized embeddings endpoint (int8 vectors decoded).
+ * @throws what the client throws
+ */
+export function contextualEmbed(
+  client: Client,
+  model: string = EVIDENCE_DEFAULTS.embeddingModel,
+): EmbedFn {
+  return async (documents) => {
+    const res = await client.contextualizedEmbeddings.create({
+      model: model as typeof EVIDENCE_DEFAULTS.embeddingModel,
+      input: documents,
+    });
+    return [...res.data]
+      .sort((a, b) => a.index - b.index)
+      .map((doc) =>
+        [...doc.data]
+          .sort((a, b) => a.index - b.index)
+          .map((e) => Array.from(decodeInt8(e.embedding as string))),
+      );
+  };
+}
+
+/**
+ * Loads `url` in `page`, bounded; never throws (failures come back in the result). The session
+ * pool resets a reused page before each task, including after a failed load, so no stray
+ * navigation from an earlier task can cancel this one.
+ */
+export function openPage(page: AnyPage, url: string, timeout?: number): Promise<VisitResult> {
+  return visit(page, url, { timeout: timeout ?? EVIDENCE_DEFAULTS.navigationTimeout });
+}
+
+const elapsed = (since: number): number => Math.round(performance.now() - since);
+
+/**
+ * Examines a loaded page for each claim: blocked and unreachable pages give that verdict to every
+ * claim (with a viewport shot of the wall); a PDF has its text extracted and rendered into the page
+ * first; then each claim is looked up (exact, fuzzy; after scrolling through the page once so lazy
+ * content exists; then embeddings), highlighted and shot.
+ * @throws SessionError when the browser is lost; other page errors become per-claim reasons
+ */
+export async function examinePage(
+  page: AnyPage,
+  visited: VisitResult,
+  claims: readonly string[],
+  options: ExamineOptions,
+): Promise<PageOutcome> {
+  const p = toPageLike(page);
+  const timeout = options.actionTimeout ?? EVIDENCE_DEFAULTS.actionTimeout;
+  const pageEvidence: PageEvidence = {
+    status: visited.status,
+    finalUrl: visited.finalUrl,
+    redirected: visited.redirected,
+    fetchMs: visited.fetchMs,
+    contentType: visited.contentType,
+    contentHash: null,
+    rendered: 'page',
+  };
+  const all = (verdict: Verdict, reason: string, shot: ClaimOutcome['screenshots'] = null) => ({
+    page: pageEvidence,
+    claims: claims.map(() => ({
+      verdict,
+      reason,
+      passage: null,
+      screenshots: shot,
+      findMs: 0,
+      captureMs: 0,
+    })),
+  });
+  if (visited.blocked) {
+    const shot = options.screenshots ? await wallShot(page) : null;
+    return all('blocked', `${visited.blocked.kind}: ${visited.blocked.reason}`, shot);
+  }
+  if (!visited.ok) {
+    const why = visited.error ?? `HTTP ${visited.status ?? 'no response'}`;
+    return all('unreachable', why);
+  }
+  if (visited.contentType === 'application/pdf') {
+    try {
+      await renderPdfText(page, visited.finalUrl, timeout);
+      pageEvidence.rendered = 'pdf-text';
+    } catch (error) {
+      return all('unreachable', `PDF could not be read: ${(error as Error).message}`);
+    }
+  }
+  pageEvidence.contentHash = await hashVisibleText(page);
+  let scrolled = false;
+  const out: ClaimOutcome[] = [];
+  for (const claim of claims) {
+    const found = performance.now();
+    let match: PassageMatch | null = null;
+    let failure = '';
+    try {
+      match = await findPassage(p, claim, { timeout });
+      if (!match && !scrolled) {
+        scrolled = true;
+        await scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout);
+        match = await findPassage(p, claim, { timeout });
+      }
+      if (!match && options.embed)
+        match = await findPassage(p, claim, { timeout, embed: options.embed });
+    } catch (error) {
+      if (error instanceof SessionError) throw error;
+      failure = `: the search failed (${(error as Error).message.split('\n')[0]})`;
+    }
+    const findMs = elapsed(found);
+    if (!match) {
+      out.push({
+        verdict: 'not_found',
+        reason: `no passage on the page supports the sentence${failure}`,
+        passage: null,
+        screenshots: null,
+        findMs,
+        captureMs: 0,
+      });
+      continue;
+    }
+    const passage: PassageEvidence = {
+      method: match.method,
+      score: match.score,
+      quote: match.quote,
+      domPath: match.domPath,
+      textFragmentUrl: textFragmentUrl(visited.finalUrl, match.quote),
+    };
+    const shooting = performance.now();
+    const screenshots = options.screenshots ? await shootPassage(page, match, timeout) : null;
+    out.push({
+      verdict: 'supported',
+      reason: `${match.method} match (score ${match.score})`,
+      passage,
+      screenshots,
+      findMs,
+      captureMs: elapsed(shooting),
+    });
+  }
+  return { page: pageEvidence, claims: out };
+}
+
+async function shootPassage(
+  page: AnyPage,
+  match: PassageMatch,
+  timeout: number,
+): Promise<ClaimOutcome['screenshots']> {
+  const marked = await highlight(page, match, { timeout });
+  const shot = await capture(page, marked ?? match, { timeout });
+  await clearHighlights(page);
+  return { passage: shot.passage, viewport: shot.viewport };
+}
+
+/** The viewport of a wall page, as evidence of what stood in the way. */
+async function wallShot(page: AnyPage): Promise<ClaimOutcome['screenshots']> {
+  try {
+    const png = await toPageLike(page).screenshot();
+    return { passage: png, viewport: png };
+  } catch {
+    // A wall that cannot even be shot still gets its verdict; the picture is a bonus.
+    return null;
+  }
+}
+
+/** `sha256:<hex>` of the page's visible text, whitespace collapsed. */
+async function hashVisibleText(page: AnyPage): Promise<string> {
+  const text = await toPageLike(page).evaluate(
+    () => (document.body?.innerText ?? '').replace(/\s+/g, ' ').trim(),
+    null,
+  );
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/**
+ * Scrolls to the bottom in viewport steps until the height stops growing or `timeout` passes, so
+ * content loaded by IntersectionObserver or `loading=lazy` exists; then back to the top.
+ */
+async function scrollThrough(page: AnyPage, timeout: number): Promise<void> {
+  await toPageLike(page).evaluate(async (limit: number) => {
+    const until = Date.now() + limit;
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let y = 0;
+    while (Date.now() < until) {
+      const height = document.documentElement.scrollHeight;
+      if (y >= height - window.innerHeight) {
+        await pause(120);
+        if (document.documentElement.scrollHeight <= height) break;
+      }
+      y += Math.max(200, window.innerHeight);
+      window.scrollTo(0, y);
+      await pause(50);
+    }
+    window.scrollTo(0, 0);
+  }, timeout);
+}
+
+/**
+ * Replaces the page with the text of the PDF at `url` (one section per PDF page): Chromium's PDF
+ * viewer exposes no DOM text to search, highlight or crop.
+ * @throws when the PDF cannot be fetched or parsed
+ */
+async function renderPdfText(page: AnyPage, url: string, timeout: number): Promise<void> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(timeout) });
+  if (!res.ok) throw new Error(`HTTP ${res.status} fetching the PDF`);
+  const { text } = await extractText(new Uint8Array(await res.arrayBuffer()));
+  const p = toPageLike(page);
+  await p.goto('about:blank', { timeout, waitUntil: 'load' });
+  await p.evaluate(
+    ({ pages, source }: { pages: string[]; source: string }) => {
+      document.title = source;
+      document.body.innerHTML = '';
+      document.body.style.cssText = 'font: 16px/1.5 sans-serif; max-width: 760px; margin: 24px';
+      const note = document.createElement('p');
+      note.style.color = '#666';
+      note.textContent = `Text extracted from the PDF ${source}`;
+      document.body.appendChild(note);
+      pages.forEach((t, i) => {
+        const section = document.createElement('section');
+        section.id = `page-${i + 1}`;
+        for (const para of t.split(/\n\s*\n/)) {
+          const el = document.createElement('p');
+          el.textContent = para.replace(/\s+/g, ' ').trim();
+          if (el.textContent) section.appendChild(el);
+        }
+        document.body.appendChild(section);
+      });
+    },
+    { pages: text, source: url },
+  );
+}

@@ -1,0 +1,83 @@
+/** Splitting an answer into sentences and the `[n]` citation markers each one carries. */
+
+/** One sentence of an answer. */
+export interface AnswerSentence {
+  /** Position in the answer, from 0. */
+  index: number;
+  /** The sentence as written, markers included. */
+  text: string;
+  /** The sentence without markers or Markdown decoration: what a page should support. */
+  claim: string;
+  /** Marker numbers in order of appearance, duplicates removed (`[2][3]` -> `[2, 3]`). */
+  markers: number[];
+}
+
+/** Abbreviations whose period does not end a sentence. */
+const ABBREVIATIONS = new Set([
+  'e.g',
+  'i.e',
+  'etc',
+  'vs',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'fig',
+  'no',
+  'approx',
+  'cf',
+]);
+
+const MARKER = /\[(\d{1,3})\]/g;
+
+/** Removes `<think>...</think>` blocks that reasoning models put before the answer. */
+export function stripReasoning(answer: string): string {
+  return answer.replace(/<think>[\s\S]*?(<\/think>|$)/g, '').trim();
+}
+
+/** Text of a sentence with markers and Markdown decoration removed. */
+export function claimText(sentence: string): string {
+  return sentence
+    .replace(/(\s*\[\d{1,3}\])+/g, '')
+    .replace(/^\s*(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Splits an answer into sentences. A sentence ends at `.`, `!` or `?` followed by whitespace (a
+ * marker right before the punctuation, as in `Claim [2].`, stays inside), or at a line break;
+ * common abbreviations and decimals do not end one. Reasoning blocks are dropped first.
+ * @example splitSentences('A is B [1]. C is D [2][3].').map((s) => s.markers) // [[1], [2, 3]]
+ */
+export function splitSentences(answer: string): AnswerSentence[] {
+  const text = stripReasoning(answer);
+  const pieces: string[] = [];
+  for (const line of text.split(/\n+/)) {
+    let start = 0;
+    const end = /[.!?]+(?:["')\]]*)(?:\s*\[\d{1,3}\])*(?=\s|$)/g;
+    for (let m = end.exec(line); m; m = end.exec(line)) {
+      const before = line.slice(start, m.index);
+      const lastWord = /([A-Za-z.]+)$/.exec(before)?.[1]?.toLowerCase() ?? '';
+      if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATIONS.has(lastWord)) continue;
+      pieces.push(line.slice(start, m.index + m[0].length));
+      start = m.index + m[0].length;
+    }
+    pieces.push(line.slice(start));
+  }
+  const out: AnswerSentence[] = [];
+  for (const piece of pieces) {
+    const sentence = piece.trim();
+    if (!sentence || !/[\p{L}\p{N}]/u.test(sentence)) continue;
+    const markers: number[] = [];
+    for (const m of sentence.matchAll(MARKER)) {
+      const n = Number(m[1]);
+      if (n > 0 && !markers.includes(n)) markers.push(n);
+    }
+    out.push({ index: out.length, text: sentence, claim: claimText(sentence), markers });
+  }
+  return out;
+}

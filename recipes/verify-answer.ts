@@ -1,0 +1,110 @@
+/**
+ * verifyAnswer: the grounding check of an answer, for CI. Every `[n]` gets a verdict on its page;
+ * no screenshots unless asked; a summary score.
+ *
+ * As a script: `npx tsx recipes/verify-answer.ts completion.json [--min-score 0.8] [--json]
+ * [--screenshots] [--out out]` (`-` reads the completion from stdin). Exits 1 when the score is
+ * below `--min-score`, 2 on bad usage.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { SvcError } from '../src/index.js';
+import type { ChatCompletionResponse } from '../src/index.js';
+import { citeAndCapture } from './cite-and-capture.js';
+import type {
+  AnswerInput,
+  CiteAndCaptureOptions,
+  CiteAndCaptureResult,
+} from './cite-and-capture.js';
+import { citationTable, isMain, runScript } from './support/script.js';
+
+/** Options of {@link verifyAnswer}: those of citeAndCapture, with other defaults. */
+export interface VerifyAnswerOptions extends CiteAndCaptureOptions {
+  /** Score under which `passed` is false. @default 1 */
+  minScore?: number | undefined;
+}
+
+/** What {@link verifyAnswer} returns. */
+export interface VerifyAnswerResult extends CiteAndCaptureResult {
+  /** `summary.score >= minScore`. */
+  passed: boolean;
+  minScore: number;
+}
+
+/** Defaults of {@link verifyAnswer}. */
+export const VERIFY_DEFAULTS = { minScore: 1, screenshots: false, report: false } as const;
+
+/**
+ * Checks each citation of a completion (or of an answer with its citations) on its page and scores
+ * the answer's grounding: `supported / total`. Blocked pages never count as support.
+ * @throws SvcError when `minScore` is not within 0..1; what citeAndCapture throws
+ * @example
+ * const { passed, summary } = await verifyAnswer(completion, { minScore: 0.8 });
+ * if (!passed) throw new Error(`grounding ${summary.score}`);
+ */
+export async function verifyAnswer(
+  completion: ChatCompletionResponse | AnswerInput,
+  options: VerifyAnswerOptions = {},
+): Promise<VerifyAnswerResult> {
+  const minScore = options.minScore ?? VERIFY_DEFAULTS.minScore;
+  if (!(minScore >= 0 && minScore <= 1)) {
+    throw new SvcError(`Invalid option minScore: expected a number in 0..1, got ${minScore}`);
+  }
+  const result = await citeAndCapture(completion, {
+    title: 'verifyAnswer',
+    ...options,
+    screenshots: options.screenshots ?? VERIFY_DEFAULTS.screenshots,
+    report: options.report ?? VERIFY_DEFAULTS.report,
+  });
+  return { ...result, passed: result.summary.score >= minScore, minScore };
+}
+
+async function readInput(file: string): Promise<ChatCompletionResponse | AnswerInput> {
+  let text = '';
+  if (file === '-') for await (const chunk of process.stdin) text += String(chunk);
+  else text = await readFile(file, 'utf8');
+  return JSON.parse(text) as ChatCompletionResponse | AnswerInput;
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'min-score': { type: 'string', default: '1' },
+      json: { type: 'boolean', default: false },
+      screenshots: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      pool: { type: 'string', default: '2' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const file = positionals[0];
+  if (!file || values.help) {
+    console.error(
+      'usage: npx tsx recipes/verify-answer.ts completion.json [--min-score 0.8] [--json]\n' +
+        '  completion.json: a chat completion, or {"answer": "...[1].", "citations": ["https://..."]}\n' +
+        '  exits 1 when the score is below --min-score',
+    );
+    return 2;
+  }
+  const result = await verifyAnswer(await readInput(file), {
+    minScore: Number(values['min-score']),
+    screenshots: values.screenshots,
+    report: values.out !== undefined,
+    outDir: values.out,
+    poolSize: Number(values.pool),
+  });
+  if (values.json) {
+    const { citations, ...rest } = result;
+    const slim = citations.map(({ screenshots: _s, ...c }) => c);
+    console.log(JSON.stringify({ ...rest, citations: slim }, null, 2));
+  } else {
+    console.log(citationTable(result.citations, result.summary));
+    console.log(
+      result.passed ? 'PASS' : `FAIL: score ${result.summary.score} < ${result.minScore}`,
+    );
+  }
+  return result.passed ? 0 : 1;
+}
+
+if (isMain(import.meta.url)) runScript(main);
