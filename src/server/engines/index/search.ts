@@ -279,9 +279,12 @@ export function retrieve(db: Database, opts: SearchOptions, limit: number): Sear
       : // `+rowid`: pushed down to FTS5 as a rowid constraint, the IN list runs the MATCH once per
         // allowed rowid (seconds on 10k chunks); as an expression it is one materialised set.
         `AND +rowid IN (SELECT c.id FROM idx_chunks c JOIN idx_documents d ON d.id = c.doc_id WHERE ${where})`;
-  const top = prepared<{ cid: number; rank: number }>(
+  // `text_rank` scores the chunk's own text only: every chunk row carries its document's title,
+  // so a chunk matching through the title alone must not stand for its document.
+  const top = prepared<{ cid: number; rank: number; text_rank: number }>(
     db,
-    `SELECT rowid AS cid, bm25(idx_chunks_fts, ${wt}, ${wh}, ${wx}) AS rank FROM idx_chunks_fts
+    `SELECT rowid AS cid, bm25(idx_chunks_fts, ${wt}, ${wh}, ${wx}) AS rank,
+            bm25(idx_chunks_fts, 0, 0, 1) AS text_rank FROM idx_chunks_fts
      WHERE idx_chunks_fts MATCH ? ${allowed} ORDER BY rank LIMIT ?`,
   );
   let k = Math.max(50, limit * perDoc * 3);
@@ -296,24 +299,30 @@ export function retrieve(db: Database, opts: SearchOptions, limit: number): Sear
       );
       for (const row of stmt.all(...ids)) detailRows.set(row.chunk_id, row);
     }
-    const perDocCount = new Map<string, number>();
-    const rows: Row[] = [];
+    // Documents in the order of their best chunk overall; within one, chunks by their own text.
+    const byDoc = new Map<string, { row: Row; textRank: number }[]>();
     for (const r of ranked) {
       const detail = detailRows.get(r.cid);
       if (!detail) continue;
-      const n = perDocCount.get(detail.doc_id) ?? 0;
-      if (n >= perDoc || (n === 0 && perDocCount.size >= limit)) continue;
-      perDocCount.set(detail.doc_id, n + 1);
-      rows.push({ ...detail, rank: r.rank });
+      const chunks = byDoc.get(detail.doc_id);
+      if (!chunks && byDoc.size >= limit) continue;
+      const entry = { row: { ...detail, rank: r.rank }, textRank: r.text_rank };
+      if (chunks) chunks.push(entry);
+      else byDoc.set(detail.doc_id, [entry]);
     }
+    const perDocCount = new Map(
+      [...byDoc].map(([doc, chunks]) => [doc, Math.min(perDoc, chunks.length)]),
+    );
     const exhausted = ranked.length < k;
     const complete =
       perDocCount.size >= limit && [...perDocCount.values()].every((n) => n >= perDoc);
     if (exhausted || complete) {
       // Chunks of one document stay together, in the order of the document's best chunk.
-      const docOrder = [...perDocCount.keys()];
-      rows.sort(
-        (a, b) => docOrder.indexOf(a.doc_id) - docOrder.indexOf(b.doc_id) || a.rank - b.rank,
+      const rows = [...byDoc.values()].flatMap((chunks) =>
+        chunks
+          .sort((a, b) => a.textRank - b.textRank || a.row.rank - b.row.rank)
+          .slice(0, perDoc)
+          .map((c) => c.row),
       );
       return rows.map((r) => toHit(r, opts.query, maxTokens));
     }
