@@ -123,6 +123,9 @@ export const EmbeddingsRequestSchema = z
   })
   .superRefine(
     (v, ctx) => {
+      // `when: () => true` runs this even when the body failed (to report every field at once),
+      // so the body may not be an object at all.
+      if (typeof v !== 'object' || v === null) return;
       checkDimensions(v.model, v.dimensions, ctx);
       const texts = typeof v.input === 'string' ? [v.input] : v.input;
       if (isStrings(texts)) checkTotalTokens(texts, ctx);
@@ -150,6 +153,7 @@ export const ContextualizedEmbeddingsRequestSchema = z
   })
   .superRefine(
     (v, ctx) => {
+      if (typeof v !== 'object' || v === null) return; // see EmbeddingsRequestSchema
       checkDimensions(v.model, v.dimensions, ctx);
       if (!Array.isArray(v.input) || !v.input.every(isStrings)) return;
       const docs = v.input;

@@ -252,3 +252,17 @@ describe('embedding responses (spec 2.8)', () => {
     ).toBe(false);
   });
 });
+
+describe('embeddings request bodies that are not objects', () => {
+  it.each([null, 5, 'text', []])(
+    'answers %j with a 422 at ["body"], never an exception',
+    (body) => {
+      for (const schema of [EmbeddingsRequestSchema, ContextualizedEmbeddingsRequestSchema]) {
+        const result = parseRequest(schema, body, 'body');
+        expect(result.ok).toBe(false);
+        if (!result.ok)
+          expect(result.body.detail[0]).toMatchObject({ loc: ['body'], type: 'dict_type' });
+      }
+    },
+  );
+});
