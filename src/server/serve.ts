@@ -1,10 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { RouteRegistrar } from './app.js';
 import { authenticateHeader, KeyStore } from './auth/key-store.js';
 import type { ServerContext } from './context.js';
+import { typeFor } from './http-error.js';
 import { createLogger } from './logger.js';
 import { resolveServerOptions } from './options.js';
 import type { ServerOptions } from './options.js';
@@ -115,6 +117,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...parts.flatMap((p) => (p.routes ? [p.routes] : [])),
   ]);
   const httpServer = http.createServer(getRequestListener(app.fetch));
+  httpServer.on('clientError', answerClientError);
   for (const part of parts) part.attach?.(httpServer);
 
   await new Promise<void>((resolve, reject) => {
@@ -197,6 +200,32 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
     },
   ];
   return { parts, engines: { index, jobs, answerer, embedder, browsers } };
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before the app sees it (oversized headers or URL,
+ * malformed request line) with the error body instead of Node's empty 400/431.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    error: {
+      message: tooLarge
+        ? 'Request header fields too large: shorten the URL, query string or headers'
+        : 'Malformed HTTP request',
+      type: typeFor(status),
+      code: tooLarge ? 'headers_too_large' : 'bad_request',
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 async function closeParts(parts: ServerPart[]): Promise<void> {
