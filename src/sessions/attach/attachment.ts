@@ -1,5 +1,6 @@
 // What attaching a driver to a CDP endpoint yields, the same shape for Playwright and Puppeteer.
 import type { DriverName, DriverTypes, Viewport } from '../types.js';
+import { withTimeout } from '../timeout.js';
 
 /** Options of an attach. Durations in ms. */
 export interface AttachOptions {
@@ -37,6 +38,56 @@ export interface Attachment<D extends DriverName = DriverName> {
 
 /** Longest wait for the page to reach about:blank by itself before the browser forces it. */
 export const FAST_RESET_MS = 2_000;
+
+/** What {@link resetToBlank} needs of a driver's page. */
+export interface ResettablePage {
+  url(): string;
+  evaluate<T>(fn: () => T): Promise<T>;
+  goto(url: string, options: { timeout: number }): Promise<unknown>;
+}
+
+/**
+ * Puts `page` on `about:blank` for the next task. `selfNavigated(ms)` is the driver's way to wait
+ * for a navigation the page starts itself, resolving true once the page is on about:blank.
+ */
+export async function resetToBlank(
+  page: ResettablePage,
+  timeout: number,
+  selfNavigated: (ms: number) => Promise<boolean>,
+): Promise<void> {
+  const fast = Math.min(timeout, FAST_RESET_MS);
+  const forced = async (): Promise<void> => {
+    await withTimeout(
+      page.goto('about:blank', { timeout }),
+      timeout,
+      'Resetting the page to about:blank',
+    );
+  };
+  // After a failed navigation the driver still reports about:blank while Chromium commits its
+  // error page (chrome-error://), which would interrupt the next task's goto. The URL cannot tell
+  // the two apart, so ask the document; on an error page only a browser-side navigation can be
+  // awaited.
+  if (page.url() === 'about:blank') {
+    const blank = await withTimeout(
+      page.evaluate(() => location.href === 'about:blank'),
+      fast,
+      'Checking the page',
+    ).catch(() => false);
+    if (!blank) await forced();
+    return;
+  }
+  // A navigation the page starts itself stays in its renderer process; Page.navigate from the
+  // browser swaps processes twice per task (there and back), about 3x slower.
+  const arrived = selfNavigated(fast);
+  // "Execution context destroyed" here means the navigation began: `arrived` decides.
+  await withTimeout(
+    page.evaluate(() => window.location.replace('about:blank')),
+    fast,
+    'Starting the reset',
+  ).catch(() => undefined);
+  // A hung or unresponsive page: the browser-side navigation works regardless.
+  if (!(await arrived)) await forced();
+}
 
 /** Dismisses dialogs nobody else listens for, and those left open when the page is reset. */
 export interface DialogGuard {

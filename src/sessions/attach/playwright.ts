@@ -1,7 +1,7 @@
 // Playwright over CDP: `chromium.connectOverCDP(wsUrl, { timeout })`.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withTimeout } from '../timeout.js';
-import { FAST_RESET_MS, guardDialogs } from './attachment.js';
+import { guardDialogs, resetToBlank } from './attachment.js';
 import type { AttachOptions, Attachment } from './attachment.js';
 
 /**
@@ -70,51 +70,12 @@ function playwrightAttachment(
     },
     async resetPage(timeout) {
       await dialogs.clear();
-      // After a failed navigation the driver still reports about:blank while Chromium commits its
-      // error page (chrome-error://), which would interrupt the next task's goto. The URL cannot
-      // tell the two apart, so ask the document; on an error page only a browser-side navigation
-      // can be awaited.
-      if (page.url() === 'about:blank') {
-        if (await documentIsBlank(page, timeout)) return;
-        await withTimeout(
-          page.goto('about:blank', { timeout }),
-          timeout,
-          'Resetting the page to about:blank',
-        );
-        return;
-      }
-      const fast = Math.min(timeout, FAST_RESET_MS);
-      // A navigation the page starts itself stays in its renderer process; Page.navigate from
-      // the browser swaps processes twice per task (there and back), about 3x slower.
-      const arrived = page.waitForURL('about:blank', { timeout: fast }).then(
-        () => true,
-        () => false,
-      );
-      // "Execution context destroyed" here means the navigation began: `arrived` decides.
-      await withTimeout(
-        page.evaluate(() => window.location.replace('about:blank')),
-        fast,
-        'Starting the reset',
-      ).catch(() => undefined);
-      if (await arrived) return;
-      // A hung or unresponsive page: the browser-side navigation works regardless.
-      await withTimeout(
-        page.goto('about:blank', { timeout }),
-        timeout,
-        'Resetting the page to about:blank',
+      await resetToBlank(page, timeout, (ms) =>
+        page.waitForURL('about:blank', { timeout: ms }).then(
+          () => true,
+          () => false,
+        ),
       );
     },
   };
-}
-
-/** True when the page's document really is about:blank (not an error page behind a stale URL). */
-async function documentIsBlank(
-  page: { evaluate<T>(fn: () => T): Promise<T> },
-  timeout: number,
-): Promise<boolean> {
-  return withTimeout(
-    page.evaluate(() => location.href === 'about:blank'),
-    Math.min(timeout, FAST_RESET_MS),
-    'Checking the page',
-  ).catch(() => false);
 }
