@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import type { TestServer } from '../../support/server.js';
+export { processesMentioning, waitFor } from '../../support/processes.js';
 
 /** Two users, one key each. */
 export const ALICE = 'svc_test-alice-0123456789abcdefghijklmnop';
@@ -31,36 +31,6 @@ export async function api(
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
-}
-
-/** Pids of live processes whose command line mentions `needle` (the test's data dir). */
-export function processesMentioning(needle: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      const state = /^State:\s+(\w)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1];
-      // Zombies have released everything; they only wait for their parent to reap them.
-      if (state !== 'Z' && cmdline.includes(needle)) pids.push(Number(name));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
-}
-
-/** Polls `check` until it returns true or `timeoutMs` passes. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
 }
 
 /** A loopback page server: `/` is an HTML page titled `title`. */

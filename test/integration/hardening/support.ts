@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { ServerOptions } from '../../../src/server/index.js';
+export { processesMentioning, waitFor } from '../../support/processes.js';
 
 /** Repository root (children run from here so `tsx` resolves). */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -119,35 +120,6 @@ export function fdCount(pid: number): number {
 
 /** Megabytes, one decimal, for reports. */
 export const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
-
-/** Pids of live (non-zombie) processes whose command line contains `needle`. */
-export function processesMentioning(needle: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      const state = /^State:\s+(\w)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1];
-      if (state !== 'Z' && cmdline.includes(needle)) pids.push(Number(name));
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  return pids;
-}
-
-/** Polls `check` every 50 ms until true or `timeoutMs` passes; returns the last verdict. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
 
 /** Parsed JSON a test inspects field by field. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

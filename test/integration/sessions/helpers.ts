@@ -5,6 +5,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+export { alive, waitFor } from '../../support/processes.js';
 
 /** Two users' keys for the embedded server. */
 export const KEY = 'svc_test-sessions-0123456789abcdefghijklmn';
@@ -57,29 +58,6 @@ export function processesMentioning(needle: string): number[] {
     }
   }
   return pids;
-}
-
-/** True while process `pid` exists and is not a zombie. */
-export function alive(pid: number): boolean {
-  try {
-    const state = /^State:\s+(\w)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return state !== undefined && state !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Polls `check` every 50 ms until it holds or `timeoutMs` passes; returns its last answer. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
 }
 
 /**
