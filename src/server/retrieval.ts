@@ -19,6 +19,8 @@ export interface FilterFields {
 
 const RERANK_MODEL = 'svc-embed-v1-0.6b';
 const RERANK_DIMENSIONS = 256;
+/** Candidate vectors kept between queries (256 floats each: about 10 MB with their texts). */
+const RERANK_CACHE_SIZE = 5_000;
 
 /**
  * Retrieval for search and chat: request filters mapped onto the index (every filter honoured; a
@@ -97,19 +99,37 @@ export class Retriever {
     };
   }
 
+  // Candidate texts recur across queries and never change for a given text, so their vectors are
+  // cached (keyed by the text itself, so a re-indexed chunk is never scored with a stale vector);
+  // per query only the query and unseen candidates are embedded.
+  private readonly vectors = new Map<string, Float32Array>();
+
   // BM25 finds candidates; the embedding score reorders them, with BM25 kept as a tie-breaker so
   // exact keyword matches are not lost to vague semantic neighbours.
   private readonly rerank: Rerank = async (query, candidates) => {
     if (candidates.length === 0) return [];
-    const vectors = await this.embedder.embedTexts(
-      [query, ...candidates.map((c) => `${c.title}\n${c.text}`)],
+    const texts = candidates.map((c) => `${c.title}\n${c.text}`);
+    const missing = [...new Set(texts.filter((t) => !this.vectors.has(t)))];
+    const fresh = await this.embedder.embedTexts(
+      [query, ...missing],
       RERANK_MODEL,
       RERANK_DIMENSIONS,
     );
-    const q = vectors[0]!;
+    missing.forEach((t, i) => this.remember(t, fresh[i + 1]!));
+    const q = fresh[0]!;
     const maxBm25 = Math.max(...candidates.map((c) => c.bm25), 1e-9);
-    return candidates.map((c, i) => 0.6 * dot(q, vectors[i + 1]!) + 0.4 * (c.bm25 / maxBm25));
+    return candidates.map(
+      (c, i) => 0.6 * dot(q, this.vectors.get(texts[i]!)!) + 0.4 * (c.bm25 / maxBm25),
+    );
   };
+
+  private remember(text: string, vector: Float32Array): void {
+    if (this.vectors.size >= RERANK_CACHE_SIZE) {
+      // Map keeps insertion order: drop the oldest entry.
+      this.vectors.delete(this.vectors.keys().next().value!);
+    }
+    this.vectors.set(text, vector);
+  }
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
