@@ -23,7 +23,7 @@ export const SEARCH_DEFAULTS = {
   /** Best chunks kept per document. @default 1 */
   chunksPerDocument: 1,
   /** BM25 candidates handed to `rerank` (at least `maxResults`). @default 30 */
-  rerankDepth: 30,
+  rerankDepth: 20,
   /** BM25 column weights: title, heading path, chunk text. */
   weights: [3, 1.5, 1] as const,
 } as const;
@@ -91,7 +91,7 @@ export interface SearchOptions {
   /** Best chunks kept per document. @default 1 */
   chunksPerDocument?: number | undefined;
   rerank?: Rerank | undefined;
-  /** BM25 candidates given to `rerank`. @default 30 */
+  /** BM25 candidates given to `rerank`. @default 20 */
   rerankDepth?: number | undefined;
   /** Clock for `recency`. @default () => new Date() */
   now?: (() => Date) | undefined;
