@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Run> }> = 
     load: async () => (await import('./commands/index.js')).runIndex,
   },
   ask: {
-    summary: 'an answer with numbered citations, streamed',
+    summary: 'an answer with numbered citations, streamed; --capture for evidence',
     load: async () => (await import('./commands/ask.js')).runAsk,
   },
   search: {
@@ -26,6 +26,18 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Run> }> = 
   research: {
     summary: 'a deep-research job, polled until done, resumable',
     load: async () => (await import('./commands/research.js')).runResearch,
+  },
+  verify: {
+    summary: "an answer's citations checked on their pages and scored (a CI gate)",
+    load: async () => (await import('./commands/verify.js')).runVerify,
+  },
+  scrape: {
+    summary: 'search, then read the top results as Markdown; --schema extracts',
+    load: async () => (await import('./commands/scrape.js')).runScrape,
+  },
+  bundle: {
+    summary: 'archive pages: Markdown, HTML, PNG, PDF, HAR and timings per URL',
+    load: async () => (await import('./commands/bundle.js')).runBundle,
   },
   embed: {
     summary: 'embeddings of texts and their similarity matrix',
@@ -56,7 +68,8 @@ With SVC_BASE_URL (and SVC_API_KEY) they talk to that service.
 
 Exit codes:
   0    done
-  1    the work failed (an input failed to index, a job failed, the service answered an error)
+  1    the work failed (an input failed to index, a job failed, the service answered an error),
+       or found problems: svc verify below --min-score, svc bundle with a page not read
   2    bad command line (unknown command or flag, bad value)
   3    service unavailable: unreachable, not configured, or the API key was refused
   130  interrupted (Ctrl-C)
@@ -65,7 +78,12 @@ Examples:
   svc index ./docs https://example.com/guide
   svc ask how does the index rank results
   svc search sqlite fts5 --max-results 5
+  svc ask how does the recycling plant recover lithium --capture --out evidence
+  svc verify --completion answer.json --min-score 0.8
+  svc scrape battery recycling --max-pages 3 --out pages
+  svc bundle https://example.com/article --out bundles
   svc research compare LFP and NMC cell ageing --effort high
+  svc research compare LFP and NMC cell ageing --capture --out evidence
   svc embed "first text" "second text"
   svc sessions ls
   svc serve --port 8787

@@ -5,27 +5,52 @@ import type { ChatCompletionRequest, ChatCompletionResponse } from '../../protoc
 import { EXIT, parseOrUsage, UsageError } from '../common.js';
 import { choiceOption, formatSources, messageText, printJson, printJsonLine } from '../output.js';
 import { displayLocation, withService } from '../service.js';
+import type { Service } from '../service.js';
+import {
+  BROWSER_FLAGS,
+  BROWSER_HELP,
+  browserOptions,
+  captureProgress,
+  printCaptureResult,
+  RecipeProgress,
+  untilAborted,
+  whileLive,
+} from './capture.js';
+import type { BrowserOptions } from './capture.js';
 
 const HELP = `svc ask: an answer with numbered citations, streamed as it is written
 
 Usage: svc ask <question...> [options]
+       svc ask <question...> --capture [--out <dir>] [--pool <n>] [--driver <d>] [--json]
 
 Options:
   --model <m>         ${CHAT_MODELS.join(', ')} (default core)
   --domain <d>        search only this domain; repeat for several; -d excludes one
   --recency <r>       hour, day, week, month or year
   --stream            with --json: print every stream event as one JSON line (NDJSON)
-  --json              print the final completion as JSON instead of text
+  --json              print the final completion as JSON instead of text (with --capture: the
+                      evidence result, screenshots as file paths)
+  --capture           visit every cited page, find the passage supporting each [n], highlight
+                      and screenshot it; end with a verdict table and an HTML/JSON report
+  --out <dir>         with --capture: where report.html, report.json and the screenshots go
+                      (default out)
+${BROWSER_HELP}
   --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
   -h, --help          this help
 
 The answer streams to stdout as it arrives; its [n] markers refer to the numbered sources printed
 after it. Without SVC_BASE_URL the embedded service answers from the local index (see svc index).
 
+With --capture, cited pages start loading in Chromium while the answer is still arriving; each
+citation ends supported, not_found, blocked (challenge or login page) or unreachable. The exit
+code is 0 whenever the run completed, whatever the verdicts: use svc verify to gate on grounding.
+
 Examples:
   svc ask what limits the cycle life of LFP cells
   svc ask "how does FTS5 rank results" --model core-pro --domain sqlite.org
   svc ask what is new in grid storage --recency month --json | jq -r '.choices[0].message.content'
+  svc ask how does the recycling plant recover lithium --capture --out evidence --pool 4
+  svc ask "what limits LFP cycle life" --capture --driver puppeteer --json > evidence.json
 `;
 
 /** Options of {@link streamAnswer}. */
@@ -73,6 +98,9 @@ export async function runAsk(argv: string[]): Promise<number> {
         recency: { type: 'string' },
         stream: { type: 'boolean' },
         json: { type: 'boolean' },
+        capture: { type: 'boolean' },
+        out: { type: 'string' },
+        ...BROWSER_FLAGS,
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -86,6 +114,19 @@ export async function runAsk(argv: string[]): Promise<number> {
   if (question === '') throw new UsageError('ask: give a question (svc ask --help)');
   const model = choiceOption('ask', 'model', values.model, CHAT_MODELS) ?? 'core';
   const recency = choiceOption('ask', 'recency', values.recency, SEARCH_RECENCY_FILTERS);
+  const browser = browserOptions('ask', values);
+  if (values.capture) {
+    // The recipe asks the question itself (to start loading pages mid-stream) with no filters.
+    for (const flag of ['domain', 'recency', 'stream'] as const) {
+      if (values[flag] !== undefined) {
+        throw new UsageError(`ask: --${flag} cannot be combined with --capture`);
+      }
+    }
+  } else {
+    for (const flag of ['out', 'pool', 'driver'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`ask: --${flag} needs --capture`);
+    }
+  }
   if (values.stream && !values.json) {
     process.stderr.write('svc: ask: --stream only changes --json output; text always streams\n');
   }
@@ -97,6 +138,13 @@ export async function runAsk(argv: string[]): Promise<number> {
   };
 
   return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    if (values.capture) {
+      return askWithCapture(service, signal, question, model, {
+        ...browser,
+        outDir: values.out,
+        json: values.json === true,
+      });
+    }
     const { client } = service;
     if (values.json && values.stream) {
       const stream = await client.chat.completions.create({ ...params, stream: true }, { signal });
@@ -128,4 +176,45 @@ export async function runAsk(argv: string[]): Promise<number> {
     );
     return EXIT.ok;
   });
+}
+
+/** Options of {@link askWithCapture}. */
+interface CaptureFlags extends BrowserOptions {
+  outDir: string | undefined;
+  json: boolean;
+}
+
+/** `svc ask --capture`: citeAndCapture over the service, with progress and a verdict table. */
+async function askWithCapture(
+  service: Service,
+  signal: AbortSignal,
+  question: string,
+  model: ChatCompletionRequest['model'],
+  flags: CaptureFlags,
+): Promise<number> {
+  const { citeAndCapture } = await import('../../../recipes/index.js');
+  const view = {
+    json: flags.json,
+    streaming: true,
+    locate: (url: string) => displayLocation(service, url),
+  };
+  const progress = new RecipeProgress('citations');
+  const { json: _json, outDir, ...browser } = flags;
+  try {
+    const result = await untilAborted(
+      citeAndCapture(question, {
+        ...browser,
+        client: service.client,
+        model,
+        ...(outDir !== undefined && { outDir }),
+        onProgress: whileLive(signal, captureProgress(view, progress)),
+      }),
+      signal,
+    );
+    progress.finish();
+    printCaptureResult(result, view);
+    return EXIT.ok;
+  } finally {
+    progress.finish();
+  }
 }

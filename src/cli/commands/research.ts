@@ -12,6 +12,18 @@ import {
   printJson,
 } from '../output.js';
 import { displayLocation, withService } from '../service.js';
+import type { Service } from '../service.js';
+import {
+  BROWSER_FLAGS,
+  BROWSER_HELP,
+  browserOptions,
+  captureProgress,
+  printCaptureResult,
+  RecipeProgress,
+  untilAborted,
+  whileLive,
+} from './capture.js';
+import type { BrowserOptions } from './capture.js';
 
 const EFFORTS = ['low', 'medium', 'high'] as const;
 
@@ -20,11 +32,16 @@ const HELP = `svc research: a deep-research job (core-deep-research), polled unt
 Usage:
   svc research <question...> [--effort low|medium|high] [--json]
   svc research --resume <job-id> [--json]
+  svc research <question...> | --resume <job-id>  --capture [--out <dir>] [--pool <n>]
 
 Options:
   --effort <e>        how many sub-questions are searched: low, medium (default), high
   --resume <id>       wait for an existing job instead of starting one
-  --json              print the finished job as JSON
+  --json              print the finished job as JSON (with --capture: the evidence result)
+  --capture           then visit every cited page, find and screenshot the passage behind each
+                      [n], and write an HTML/JSON report (see svc ask --help)
+  --out <dir>         with --capture: where the report and screenshots go (default out)
+${BROWSER_HELP}
   --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
   -h, --help          this help
 
@@ -38,6 +55,7 @@ Examples:
   svc research how do grid batteries degrade and what limits their life --effort high
   svc research --resume 7d2c1e0a-...
   svc research "FTS5 vs trigram indexes" --json > report.json
+  svc research how do grid batteries degrade --capture --out evidence
 `;
 
 /** Poll cadence: quick at first (embedded jobs finish in seconds), backing off for long ones. */
@@ -54,6 +72,9 @@ export async function runResearch(argv: string[]): Promise<number> {
         effort: { type: 'string' },
         resume: { type: 'string' },
         json: { type: 'boolean' },
+        capture: { type: 'boolean' },
+        out: { type: 'string' },
+        ...BROWSER_FLAGS,
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -72,8 +93,23 @@ export async function runResearch(argv: string[]): Promise<number> {
   } else if (question === '') {
     throw new UsageError('research: give a question, or --resume <job-id> (svc research --help)');
   }
+  const browser = browserOptions('research', values);
+  if (!values.capture) {
+    for (const flag of ['out', 'pool', 'driver'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`research: --${flag} needs --capture`);
+    }
+  }
 
   return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    if (values.capture) {
+      return researchWithCapture(service, signal, question, {
+        ...browser,
+        jobId: values.resume,
+        effort,
+        outDir: values.out,
+        json: values.json === true,
+      });
+    }
     const { client } = service;
     const status = new JobStatus();
     let jobId = values.resume;
@@ -132,6 +168,70 @@ export async function runResearch(argv: string[]): Promise<number> {
     );
     return EXIT.ok;
   });
+}
+
+/** Options of {@link researchWithCapture}. */
+interface CaptureFlags extends BrowserOptions {
+  jobId: string | undefined;
+  effort: (typeof EFFORTS)[number] | undefined;
+  outDir: string | undefined;
+  json: boolean;
+}
+
+/**
+ * `svc research --capture`: deepResearch (the job, then citeAndCapture over its citations), with
+ * the job's status, a progress bar over the citations and the verdict table.
+ */
+async function researchWithCapture(
+  service: Service,
+  signal: AbortSignal,
+  question: string,
+  flags: CaptureFlags,
+): Promise<number> {
+  const { deepResearch } = await import('../../../recipes/index.js');
+  const view = { json: flags.json, locate: (url: string) => displayLocation(service, url) };
+  const status = new JobStatus();
+  const progress = new RecipeProgress('citations');
+  const onCapture = captureProgress(view, progress);
+  const { jobId: resume, effort, outDir, json: _json, ...browser } = flags;
+  let jobId = resume;
+  try {
+    const result = await untilAborted(
+      deepResearch(question, {
+        ...browser,
+        client: service.client,
+        ...(resume !== undefined && { jobId: resume }),
+        ...(effort !== undefined && { reasoningEffort: effort }),
+        ...(outDir !== undefined && { outDir }),
+        pollInterval: POLL.pollInterval,
+        onProgress: whileLive(signal, (event) => {
+          if (event.type !== 'job') return onCapture(event);
+          if (jobId === undefined) {
+            jobId = event.job.id;
+            process.stderr.write(`svc: job ${event.job.id}\n`);
+          }
+          status.update(event.job);
+          // The job is over once citations are being checked: its status line is complete.
+          if (event.job.status === 'COMPLETED' || event.job.status === 'FAILED') status.stop();
+        }),
+      }),
+      signal,
+    );
+    progress.finish();
+    printCaptureResult(result, view);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof AbortError && jobId !== undefined) {
+      status.stop();
+      progress.finish();
+      process.stderr.write(`svc: stopped; resume with: svc research --resume ${jobId} --capture\n`);
+      return EXIT_CODES.interrupted;
+    }
+    throw error;
+  } finally {
+    status.stop();
+    progress.finish();
+  }
 }
 
 /**
