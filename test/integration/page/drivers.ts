@@ -7,6 +7,8 @@ import type { Browser as PlaywrightBrowser } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import type { Browser as PuppeteerBrowser } from 'puppeteer-core';
 import type { AnyPage } from '../../../src/page/index.js';
+import { startFixtureServer } from '../../support/fixture-server.js';
+import type { FixtureServer } from '../../support/fixture-server.js';
 
 /** The drivers every test runs under. */
 export const DRIVERS = ['playwright', 'puppeteer'] as const;
@@ -51,4 +53,22 @@ export async function launch(driver: Driver): Promise<DriverBrowser> {
     defaultViewport: VIEWPORT,
   });
   return { driver, newPage: () => browser.newPage(), close: () => browser.close() };
+}
+
+/** A fixture server, a browser launched through `driver`, and a fresh page: one file's setup. */
+export async function openDriverPage(
+  driver: Driver,
+): Promise<{ server: FixtureServer; browser: DriverBrowser; page: AnyPage }> {
+  const server = await startFixtureServer();
+  const browser = await launch(driver);
+  return { server, browser, page: await browser.newPage() };
+}
+
+/** Closes what {@link openDriverPage} opened (either may be missing if setup failed). */
+export async function closeDriverPage(opened: {
+  server?: FixtureServer | undefined;
+  browser?: DriverBrowser | undefined;
+}): Promise<void> {
+  await opened.browser?.close();
+  await opened.server?.close();
 }

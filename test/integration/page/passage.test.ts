@@ -8,10 +8,9 @@ import {
   visit,
 } from '../../../src/page/index.js';
 import type { AnyPage } from '../../../src/page/index.js';
-import { startFixtureServer } from '../../support/fixture-server.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
 import { conceptEmbed } from './concept-embed.js';
-import { DRIVERS, VIEWPORT, launch } from './drivers.js';
+import { DRIVERS, VIEWPORT, openDriverPage, closeDriverPage } from './drivers.js';
 import type { DriverBrowser } from './drivers.js';
 import { decodePng, pngSize } from './png.js';
 
@@ -41,14 +40,9 @@ describe.each(DRIVERS)('findPassage, highlight and capture under %s', (driver) =
   let page: AnyPage;
 
   beforeAll(async () => {
-    server = await startFixtureServer();
-    browser = await launch(driver);
-    page = await browser.newPage();
+    ({ server, browser, page } = await openDriverPage(driver));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeDriverPage({ server, browser }));
 
   it('finds an exact passage after stripping the citation marker', async () => {
     await visit(page, `${server.url}/article.html`);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPage, visit } from '../../../src/page/index.js';
 import type { AnyPage } from '../../../src/page/index.js';
-import { startFixtureServer } from '../../support/fixture-server.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
-import { DRIVERS, launch } from './drivers.js';
+import { DRIVERS, openDriverPage, closeDriverPage } from './drivers.js';
 import type { DriverBrowser } from './drivers.js';
 
 const hashes: Record<string, string> = {};
@@ -14,14 +13,9 @@ describe.each(DRIVERS)('readPage under %s', (driver) => {
   let page: AnyPage;
 
   beforeAll(async () => {
-    server = await startFixtureServer();
-    browser = await launch(driver);
-    page = await browser.newPage();
+    ({ server, browser, page } = await openDriverPage(driver));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeDriverPage({ server, browser }));
 
   it('extracts the article text, Markdown, links and metadata', async () => {
     await visit(page, `${server.url}/article.html`);

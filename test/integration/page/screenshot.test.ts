@@ -9,9 +9,8 @@ import {
   visit,
 } from '../../../src/page/index.js';
 import type { AnyPage } from '../../../src/page/index.js';
-import { startFixtureServer } from '../../support/fixture-server.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
-import { DRIVERS, VIEWPORT, launch } from './drivers.js';
+import { DRIVERS, VIEWPORT, openDriverPage, closeDriverPage } from './drivers.js';
 import type { DriverBrowser } from './drivers.js';
 import { decodePng, pngSize } from './png.js';
 
@@ -21,14 +20,9 @@ describe.each(DRIVERS)('fullPageScreenshot and savePdf under %s', (driver) => {
   let page: AnyPage;
 
   beforeAll(async () => {
-    server = await startFixtureServer();
-    browser = await launch(driver);
-    page = await browser.newPage();
+    ({ server, browser, page } = await openDriverPage(driver));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeDriverPage({ server, browser }));
 
   it('scrolls first so lazily injected content and lazy images are in the full-page shot', async () => {
     await visit(page, `${server.url}/lazy.html`);
@@ -101,14 +95,9 @@ describe.each(DRIVERS)('recordHar under %s', (driver) => {
   let page: AnyPage;
 
   beforeAll(async () => {
-    server = await startFixtureServer();
-    browser = await launch(driver);
-    page = await browser.newPage();
+    ({ server, browser, page } = await openDriverPage(driver));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeDriverPage({ server, browser }));
 
   it('records redirects, documents, subresources and failures as HAR 1.2', async () => {
     const recorder = await recordHar(page);

@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectBlock, toPageLike, visit } from '../../../src/page/index.js';
 import type { AnyPage } from '../../../src/page/index.js';
-import { startFixtureServer } from '../../support/fixture-server.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
-import { DRIVERS, launch } from './drivers.js';
+import { DRIVERS, openDriverPage, closeDriverPage } from './drivers.js';
 import type { DriverBrowser } from './drivers.js';
 
 /** A loopback port nobody listens on: a dead link produced for real. */
@@ -23,14 +22,9 @@ describe.each(DRIVERS)('visit under %s', (driver) => {
   let page: AnyPage;
 
   beforeAll(async () => {
-    server = await startFixtureServer();
-    browser = await launch(driver);
-    page = await browser.newPage();
+    ({ server, browser, page } = await openDriverPage(driver));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeDriverPage({ server, browser }));
 
   it('wraps the driver page in a PageLike of the right kind', () => {
     expect(toPageLike(page).driver).toBe(driver);
