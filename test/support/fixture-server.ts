@@ -104,3 +104,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       }),
   };
 }
+
+/** A loopback port that was just free and has nobody listening: a dead link produced for real. */
+export async function deadPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

@@ -1,9 +1,9 @@
 // Every client resource against the real embedded server (routes, engines, SQLite index, jobs,
 // Chromium): nothing here is scripted or mocked.
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deadPort } from '../../support/fixture-server.js';
 import { Client } from '../../../src/client/client.js';
 import type { ClientOptions } from '../../../src/client/client.js';
 import { cosineSimilarity, hammingSimilarity } from '../../../src/client/embedding-math.js';
@@ -324,10 +324,7 @@ describe('request validation happens before any request', () => {
   let closed: Client;
   beforeAll(async () => {
     // A port that was just free: any request sent to it fails with ConnectionError.
-    const probe = net.createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const { port } = probe.address() as net.AddressInfo;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = await deadPort();
     closed = new Client({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
     clients.push(closed);
   });

@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fullPageScreenshot,
@@ -9,6 +7,7 @@ import {
   visit,
 } from '../../../src/page/index.js';
 import type { AnyPage } from '../../../src/page/index.js';
+import { deadPort } from '../../support/fixture-server.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
 import { DRIVERS, VIEWPORT, openDriverPage, closeDriverPage } from './drivers.js';
 import type { DriverBrowser } from './drivers.js';
@@ -79,15 +78,6 @@ describe.each(DRIVERS)('fullPageScreenshot and savePdf under %s', (driver) => {
     expect(pdf.length).toBeGreaterThan(5_000);
   });
 });
-
-/** A loopback port nobody listens on. */
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe.each(DRIVERS)('recordHar under %s', (driver) => {
   let server: FixtureServer;

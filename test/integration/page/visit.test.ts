@@ -1,20 +1,10 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectBlock, toPageLike, visit } from '../../../src/page/index.js';
 import type { AnyPage } from '../../../src/page/index.js';
+import { deadPort } from '../../support/fixture-server.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
 import { DRIVERS, openDriverPage, closeDriverPage } from './drivers.js';
 import type { DriverBrowser } from './drivers.js';
-
-/** A loopback port nobody listens on: a dead link produced for real. */
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe.each(DRIVERS)('visit under %s', (driver) => {
   let server: FixtureServer;

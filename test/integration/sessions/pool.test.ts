@@ -1,7 +1,7 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcError } from '../../../src/errors.js';
 import type { Session } from '../../../src/sessions/index.js';
+import { deadPort } from '../../support/fixture-server.js';
 import { alive, waitFor } from './helpers.js';
 import { finish, pageOf, setUp } from './support.js';
 import type { AnyPage, World } from './support.js';
@@ -28,10 +28,7 @@ describe('SessionPool', () => {
     'gives the next task a clean page after a navigation to a dead port failed (%s)',
     async (driver) => {
       // A port nothing listens on: Chromium commits its error page behind an about:blank URL.
-      const closed = net.createServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      const { port } = closed.address() as net.AddressInfo;
-      await new Promise((resolve) => closed.close(resolve));
+      const port = await deadPort();
       const pool = world.manager('api').pool({ size: 1, driver });
       try {
         const dead = await pool.run(async (rawPage) => {
