@@ -48,15 +48,9 @@ export function selectSentences(
 ): CitedSentence[] {
   const qTerms = [...new Set(terms(question))];
   if (qTerms.length === 0) return [];
-  const sentences: { text: string; terms: Set<string>; source: number; position: number }[] = [];
-  passages.forEach((passage, i) => {
-    splitSentences(passage.text)
-      .slice(0, 300)
-      .forEach((text, position) => {
-        if (text.length <= 600)
-          sentences.push({ text, terms: new Set(terms(text)), source: i, position });
-      });
-  });
+  const sentences = passages.flatMap((passage, source) =>
+    analyse(passage).map((s) => ({ ...s, source })),
+  );
   // Rarer question terms weigh more: "browser" in every sentence says less than "isolation" in one.
   const idf = new Map(
     qTerms.map((t) => {
@@ -104,6 +98,28 @@ export function selectSentences(
     perSource.set(c.marker, (perSource.get(c.marker) ?? 0) + 1);
   }
   return chosen.map(({ text, marker, score }) => ({ text, marker, score }));
+}
+
+interface AnalysedSentence {
+  text: string;
+  terms: Set<string>;
+  position: number;
+}
+
+// One answer selects sentences several times over the same passages (per deep-research
+// sub-question, per json_schema field): split and tokenize each passage once.
+const analysed = new WeakMap<Passage, AnalysedSentence[]>();
+
+function analyse(passage: Passage): AnalysedSentence[] {
+  let out = analysed.get(passage);
+  if (!out) {
+    out = [];
+    for (const [position, text] of splitSentences(passage.text).slice(0, 300).entries()) {
+      if (text.length <= 600) out.push({ text, terms: new Set(terms(text)), position });
+    }
+    analysed.set(passage, out);
+  }
+  return out;
 }
 
 /** Writes a sentence with its marker before the final punctuation: `Claim text [2].` */
