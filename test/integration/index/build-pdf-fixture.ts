@@ -6,18 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
-
-/** Chromium flags that work offline (docs/HELPERS.md). */
-export const OFFLINE_CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS } from '../../support/chromium.js';
 
 const REPORT_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Thermal runaway propagation in containerised battery storage</title>
@@ -37,8 +26,8 @@ const REPORT_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 export async function printPdf(html: string): Promise<Uint8Array> {
   const profile = await mkdtemp(join(tmpdir(), 'svc-pdf-'));
   const browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [...OFFLINE_CHROMIUM_ARGS, `--user-data-dir=${profile}`],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_TEST_ARGS, `--user-data-dir=${profile}`],
   });
   try {
     const page = await browser.newPage();

@@ -9,7 +9,7 @@ import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchIndex } from '../../../src/server/engines/index/index.js';
 import type { FetchHtml } from '../../../src/server/engines/index/index.js';
-import { OFFLINE_CHROMIUM_ARGS } from './build-pdf-fixture.js';
+import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS } from '../../support/chromium.js';
 
 // The page ships an empty shell; its article arrives from a JSON endpoint and is built by script,
 // so only a real browser sees the text.
@@ -73,8 +73,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   profile = await mkdtemp(join(tmpdir(), 'svc-idx-chromium-'));
   browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [...OFFLINE_CHROMIUM_ARGS, `--user-data-dir=${profile}`],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_TEST_ARGS, `--user-data-dir=${profile}`],
   });
 });
 

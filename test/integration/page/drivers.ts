@@ -9,21 +9,11 @@ import type { Browser as PuppeteerBrowser } from 'puppeteer-core';
 import type { AnyPage } from '../../../src/page/index.js';
 import { startFixtureServer } from '../../support/fixture-server.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
+import { CHROMIUM_PATH, CHROMIUM_TEST_ARGS } from '../../support/chromium.js';
 
 /** The drivers every test runs under. */
 export const DRIVERS = ['playwright', 'puppeteer'] as const;
 export type Driver = (typeof DRIVERS)[number];
-
-/** Flags that work offline, without a GPU or a sandbox. */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 export const VIEWPORT = { width: 1280, height: 800 };
 
@@ -35,20 +25,20 @@ export interface DriverBrowser {
   close(): Promise<void>;
 }
 
-/** Launches `/usr/bin/chromium` through `driver`. */
+/** Launches the Chromium the product finds, with the product's flags, through `driver`. */
 export async function launch(driver: Driver): Promise<DriverBrowser> {
   if (driver === 'playwright') {
     const browser: PlaywrightBrowser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_TEST_ARGS],
       headless: true,
     });
     const context = await browser.newContext({ viewport: VIEWPORT });
     return { driver, newPage: () => context.newPage(), close: () => browser.close() };
   }
   const browser: PuppeteerBrowser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless=new', ...CHROMIUM_FLAGS],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_TEST_ARGS],
     headless: true,
     defaultViewport: VIEWPORT,
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/index.js';
+import { CHROMIUM_PATH } from '../../support/chromium.js';
 import { KEY, alive, processesMentioning, waitFor } from './helpers.js';
 import { finish, setUp } from './support.js';
 import type { World } from './support.js';
@@ -90,7 +91,7 @@ describe('release when the process ends', () => {
   it('kills a local session browser when the process calls process.exit()', async () => {
     const { ready, exited } = await startChild({
       SVC_SESSION_PROVIDER: 'local',
-      SVC_CHROME_PATH: '/usr/bin/chromium',
+      SVC_CHROME_PATH: CHROMIUM_PATH,
       TMPDIR: world.root,
       CHILD_MODE: 'exit',
     });
@@ -105,7 +106,7 @@ describe('release when the process ends', () => {
   it('kills a local session browser on SIGINT, then exits by SIGINT', async () => {
     const { child, ready, exited } = await startChild({
       SVC_SESSION_PROVIDER: 'local',
-      SVC_CHROME_PATH: '/usr/bin/chromium',
+      SVC_CHROME_PATH: CHROMIUM_PATH,
       TMPDIR: world.root,
     });
     expect(ready.pid).not.toBeNull();

@@ -1,12 +1,13 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createSessionTest } from '../../../src/testing/index.js';
+import { CHROMIUM_PATH } from '../../support/chromium.js';
 import { alive, pageServer, processesMentioning, tempDir } from './helpers.js';
 
 const root = tempDir('svc-sessions-fixture-');
 const options = {
   provider: 'local' as const,
-  executablePath: '/usr/bin/chromium',
+  executablePath: CHROMIUM_PATH,
   profileRoot: root,
 };
 const pwTest = createSessionTest({ driver: 'playwright', manager: options });

@@ -6,6 +6,7 @@ import { launchChromium } from '../../../src/chromium.js';
 import type { LaunchedChromium } from '../../../src/chromium.js';
 import { SessionManager } from '../../../src/sessions/index.js';
 import type { Session, SessionManagerOptions } from '../../../src/sessions/index.js';
+import { CHROMIUM_PATH } from '../../support/chromium.js';
 import { startTestServer } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
 import { KEY, KEYS, pageServer, processesMentioning, tempDir, waitFor } from './helpers.js';
@@ -49,7 +50,7 @@ export async function setUp(
   const root = tempDir('svc-sessions-test-');
   const handBrowser = options.hand
     ? await launchChromium({
-        executablePath: '/usr/bin/chromium',
+        executablePath: CHROMIUM_PATH,
         userDataDir: path.join(root, 'hand-profile'),
       })
     : undefined;
@@ -64,7 +65,7 @@ export async function setUp(
         provider,
         clientOptions: { baseURL: server.url, apiKey: KEY },
         profileRoot: root,
-        executablePath: '/usr/bin/chromium',
+        executablePath: CHROMIUM_PATH,
         ...(handBrowser ? { cdpUrl: handBrowser.wsEndpoint } : {}),
         ...extra,
       } as SessionManagerOptions);
