@@ -18,8 +18,15 @@ export interface FilterFields {
 }
 
 const RERANK_MODEL = 'svc-embed-v1-0.6b';
-const RERANK_DIMENSIONS = 256;
-/** Candidate vectors kept between queries (256 floats each: about 10 MB with their texts). */
+// The first 512 dimensions of the local model are one rotation of the sentence encoder's vector:
+// cosines there are exactly the encoder's (a shorter prefix would only approximate them).
+const RERANK_DIMENSIONS = 512;
+/**
+ * Characters of a candidate (title, then chunk text) that the rerank embeds: one encoder piece. A
+ * neural encoder's cost grows with the text, and a chunk's opening says what it is about.
+ */
+const RERANK_TEXT_CHARS = 800;
+/** Candidate vectors kept between queries (512 floats each: about 20 MB with their texts). */
 const RERANK_CACHE_SIZE = 5_000;
 
 /**
@@ -101,14 +108,16 @@ export class Retriever {
 
   // Candidate texts recur across queries and never change for a given text, so their vectors are
   // cached (keyed by the text itself, so a re-indexed chunk is never scored with a stale vector);
-  // per query only the query and unseen candidates are embedded.
+  // per query only the query and unseen candidates are embedded. Chunks are embedded lazily, at
+  // their first rerank, not at ingest: the embedder keeps their encoder vectors in SQLite, so that
+  // cost is paid once per chunk text, across restarts.
   private readonly vectors = new Map<string, Float32Array>();
 
   // BM25 finds candidates; the embedding score reorders them, with BM25 kept as a tie-breaker so
   // exact keyword matches are not lost to vague semantic neighbours.
   private readonly rerank: Rerank = async (query, candidates) => {
     if (candidates.length === 0) return [];
-    const texts = candidates.map((c) => `${c.title}\n${c.text}`);
+    const texts = candidates.map((c) => clip(`${c.title}\n${c.text}`, RERANK_TEXT_CHARS));
     const missing = [...new Set(texts.filter((t) => !this.vectors.has(t)))];
     const fresh = await this.embedder.embedTexts(
       [query, ...missing],
@@ -130,6 +139,13 @@ export class Retriever {
     }
     this.vectors.set(text, vector);
   }
+}
+
+/** `text` cut to at most `max` characters, at a word boundary when there is one. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max);
+  return text.slice(0, cut > max / 2 ? cut : max);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

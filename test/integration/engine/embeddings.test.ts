@@ -1,6 +1,8 @@
 // POST /v1/embeddings and /v1/contextualizedembeddings over HTTP: encodings decode to the vectors
 // they claim, dimensions truncate and renormalise, similar texts score higher, indices follow input
-// order, contextualized chunks sit near their own document, usage and cost, and every limit as 422.
+// order, contextualized chunks sit near their own document, usage and cost, and every limit as 422;
+// the sentence encoder answers both routes (paraphrases close, unrelated texts apart), and the
+// hashing fallback is chosen by option and named in the x-svc-embedder header and the start log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EMBEDDING_MODELS,
@@ -262,5 +264,63 @@ describe('POST /v1/contextualizedembeddings', () => {
     expect(locs(await bad({ input: [['a']], model: 'svc-embed-v1-0.6b' }))).toEqual([
       ['body', 'model'],
     ]);
+  });
+});
+
+describe('the sentence encoder behind both routes', () => {
+  // Paraphrases that share almost no words: only a model of meaning brings them together.
+  const CLAIM = 'The request is retried up to three times.';
+  const PARAPHRASE = 'A failed request is attempted again at most 3 times.';
+  const UNRELATED = 'The museum opens at nine on weekdays.';
+
+  it('standard embeddings score a paraphrase above an unrelated text, said by x-svc-embedder', async () => {
+    for (const model of STANDARD) {
+      const reply = await postJson<EmbeddingsReply>(server, '/v1/embeddings', {
+        model,
+        input: [CLAIM, PARAPHRASE, UNRELATED],
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('x-svc-embedder')).toBe('use-lite');
+      const [a, b, c] = reply.body.data.map((d) => floats(d.embedding)) as [
+        number[],
+        number[],
+        number[],
+      ];
+      expect(cosine(a, b)).toBeGreaterThan(0.6);
+      expect(cosine(a, b)).toBeGreaterThan(cosine(a, c) + 0.3);
+    }
+  });
+
+  it('contextualized embeddings find the paraphrasing chunk for a [[query]] document', async () => {
+    for (const model of CONTEXTUAL) {
+      const reply = await postJson<ContextReply>(server, '/v1/contextualizedembeddings', {
+        model,
+        input: [[CLAIM], [UNRELATED, PARAPHRASE, 'Tickets are sold at the entrance.']],
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('x-svc-embedder')).toBe('use-lite');
+      const [claimDoc, chunks] = reply.body.data.map((d) => d.data.map((x) => floats(x.embedding)));
+      const query = claimDoc![0]!;
+      const scores = chunks!.map((v) => cosine(query, v));
+      expect(scores[1]).toBeGreaterThan(Math.max(scores[0]!, scores[2]!) + 0.3);
+    }
+  });
+
+  it('the server logs which model embeds, and the hashing fallback says so', async () => {
+    expect(server.logs.some((l) => /"msg":"embedder","engine":"use-lite"/.test(l))).toBe(true);
+    const hashing = await startTestServer({ localEmbedder: 'hashing' });
+    try {
+      expect(hashing.logs.some((l) => /"msg":"embedder","engine":"hashing"/.test(l))).toBe(true);
+      const reply = await postJson<EmbeddingsReply>(hashing, '/v1/embeddings', {
+        model: 'svc-embed-v1-0.6b',
+        input: [CLAIM, PARAPHRASE],
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('x-svc-embedder')).toBe('hashing');
+      const semantic = await embed({ model: 'svc-embed-v1-0.6b', input: [CLAIM, PARAPHRASE] });
+      expect(reply.body.data[0]!.embedding).not.toBe(semantic.data[0]!.embedding);
+    } finally {
+      await hashing.dispose();
+    }
   });
 });

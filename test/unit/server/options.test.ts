@@ -26,6 +26,7 @@ describe('resolveServerOptions', () => {
       /^rateLimits\.chat: /,
     );
     expect(() => resolveServerOptions({}, { SVC_PORT: 'eighty' })).toThrow(/^SVC_PORT: /);
+    expect(() => resolveServerOptions({}, { SVC_EMBEDDER: 'bert' })).toThrow(/localEmbedder/);
   });
 
   it('treats the whole 127/8 range and ::1 as loopback', () => {

@@ -22,7 +22,7 @@ export const SEARCH_DEFAULTS = {
   maxTokensPerPage: 1024,
   /** Best chunks kept per document. @default 1 */
   chunksPerDocument: 1,
-  /** BM25 candidates handed to `rerank` (at least `maxResults`). @default 30 */
+  /** BM25 candidates handed to `rerank` (at least `maxResults`). @default 20 */
   rerankDepth: 20,
   /** BM25 column weights: title, heading path, chunk text. */
   weights: [3, 1.5, 1] as const,
