@@ -5,6 +5,9 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeChatCost, countTokens } from '../../../src/protocol/index.js';
 import type { ChatModel } from '../../../src/protocol/index.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startTestServer, tempDir } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
 import { corpusServer, locs, openUrl, pageText, postJson, squash } from './helpers.js';
 
@@ -328,5 +331,48 @@ describe('chat usage, cost and filters', () => {
     expect(locs(await bad({ messages: [{ role: 'robot', content: 'x' }] }))).toEqual([
       ['body', 'messages', 0, 'role'],
     ]);
+  });
+});
+
+describe('extractive answers read as prose', () => {
+  // API reference style: headings, label lines, a definition list and code around two paragraphs.
+  const DOC = [
+    '# Class: RetryAgent',
+    'Extends: `undici.Dispatcher`',
+    'A `undici.Dispatcher` that allows to automatically retry a request.\nWraps a `undici.RetryHandler`.',
+    '## `new RetryAgent(dispatcher, [options])`',
+    'Arguments:',
+    '* **dispatcher** `undici.Dispatcher` (required) - the dispatcher to wrap',
+    'Returns: `ProxyAgent`',
+    '## Retrying failed requests',
+    'The agent retries a failed request with exponential backoff until maxRetries is reached.',
+    '```js\nconst agent = new RetryAgent(new Agent())\nawait agent.request({ path: "/" })\n```',
+  ].join('\n\n');
+  const PROSE = [
+    'A undici.Dispatcher that allows to automatically retry a request.',
+    'Wraps a undici.RetryHandler.',
+    'The agent retries a failed request with exponential backoff until maxRetries is reached.',
+  ];
+
+  it('cites whole sentences of running text, never headings or label lines glued on', async () => {
+    const dir = tempDir('svc-prose-');
+    const file = path.join(dir, 'retry-agent.md');
+    fs.writeFileSync(file, DOC);
+    const prose = await startTestServer();
+    try {
+      expect((await prose.engines.index.indexPaths([file])).failed).toEqual([]);
+      const reply = await postJson<Chat>(prose, '/chat/completions', {
+        model: 'core',
+        messages: [{ role: 'user', content: 'How does RetryAgent retry a failed request?' }],
+      });
+      expect(reply.status).toBe(200);
+      const cited = citedSentences(content(reply.body));
+      expect(cited.length).toBeGreaterThan(0);
+      for (const { sentence } of cited) expect(PROSE).toContain(sentence);
+      expect(content(reply.body)).not.toMatch(/Class:|Extends:|Returns:|Arguments:|const agent/);
+    } finally {
+      await prose.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

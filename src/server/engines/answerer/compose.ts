@@ -1,4 +1,4 @@
-import { splitSentences, terms } from './text.js';
+import { proseSentences, terms } from './text.js';
 
 /** One retrieved source, as the answerer sees it. Its position in the list is its `[n]` marker. */
 export interface Passage {
@@ -35,7 +35,8 @@ interface Candidate extends CitedSentence {
 
 /**
  * Selects the sentences of `passages` that best answer `question`: IDF-weighted coverage of the
- * question's content words, favouring earlier (better-ranked) sources and earlier sentences, then
+ * question's content words (words of the passage's heading path count at half weight: a heading
+ * is context, never part of a sentence), favouring earlier (better-ranked) sources and earlier sentences, then
  * maximal marginal relevance so near-duplicates are not repeated. A sentence covering less than a
  * third of the question's weight (half for two-word questions) is never selected: no answer is
  * better than an unsupported one.
@@ -69,7 +70,7 @@ export function selectSentences(
       if (s.terms.has(t)) {
         matched++;
         weight += idf.get(t)!;
-      }
+      } else if (s.context.has(t)) weight += 0.5 * idf.get(t)!;
     }
     const coverage = weight / totalWeight;
     if (matched === 0 || coverage < floor - 1e-9) continue;
@@ -103,6 +104,8 @@ export function selectSentences(
 interface AnalysedSentence {
   text: string;
   terms: Set<string>;
+  /** Terms of the passage's heading path: what the sentence is about, not what it says. */
+  context: Set<string>;
   position: number;
 }
 
@@ -114,8 +117,9 @@ function analyse(passage: Passage): AnalysedSentence[] {
   let out = analysed.get(passage);
   if (!out) {
     out = [];
-    for (const [position, text] of splitSentences(passage.text).slice(0, 300).entries()) {
-      if (text.length <= 600) out.push({ text, terms: new Set(terms(text)), position });
+    const context = new Set(terms((passage.headingPath ?? []).join(' ')));
+    for (const [position, text] of proseSentences(passage.text).slice(0, 300).entries()) {
+      if (text.length <= 600) out.push({ text, terms: new Set(terms(text)), context, position });
     }
     analysed.set(passage, out);
   }
