@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '../src/index.js';
-import { KeyStore, startServer } from '../src/server/index.js';
+import { startServer } from '../src/server/index.js';
 import { citeAndCapture } from './cite-and-capture.js';
 import { citationTable, isMain, runScript } from './support/script.js';
 
@@ -96,10 +96,9 @@ async function main(): Promise<number> {
     ? mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'))
     : path.resolve(DEMO_DEFAULTS.dataDir);
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  // A kept data dir already has keys; this run brings its own so it needs none of them.
-  const apiKey = KeyStore.generate();
-  const server = await startServer({ port: 0, dataDir, logger: quiet, apiKeys: [apiKey] });
-  const client = new Client({ baseURL: server.url, apiKey });
+  // The data dir's local key: reused from run to run, so keys do not pile up.
+  const server = await startServer({ port: 0, dataDir, logger: quiet });
+  const client = new Client({ baseURL: server.url, apiKey: server.apiKey });
   try {
     const files = collectDocs();
     console.log(`service ${server.url} (data ${dataDir}), started at ${ms()} ms`);

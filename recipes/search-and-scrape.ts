@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { readPage, textFragmentUrl } from '../src/index.js';
+import { readPage, textFragmentUrl, verifyClaim } from '../src/index.js';
 import type { ChatModel, PageLink, PageMetadata } from '../src/index.js';
 import { completionText } from './cite-and-capture.js';
 import { writeReport } from './report.js';
@@ -49,6 +49,11 @@ export interface ExtractedField {
   quote: string | null;
   url: string | null;
   textFragmentUrl: string | null;
+  /**
+   * Why the quote does not back the value, or `null` when it does: the value is not in the quote
+   * (only inside a longer number or word), or the quote states something else about it.
+   */
+  flag: string | null;
 }
 
 /** Options of {@link searchAndScrape}. */
@@ -255,25 +260,52 @@ export function locateFields(data: unknown, pages: readonly ScrapedPage[]): Extr
         .map((s) => s.trim())
         .filter(Boolean),
     }));
-  return leaves.map(({ path, value }) => {
+  const none = { quote: null, url: null, textFragmentUrl: null, flag: null };
+  return leaves.map(({ path, value }): ExtractedField => {
     const needle = norm(String(value)).replace(/[.!?]$/, '');
-    if (typeof value === 'boolean' || needle.length === 0) {
-      return { path, value, quote: null, url: null, textFragmentUrl: null };
+    if (typeof value === 'boolean' || needle.length === 0) return { path, value, ...none };
+    const at = (page: ScrapedPage, quote: string, flag: string | null): ExtractedField => ({
+      path,
+      value,
+      quote,
+      url: page.finalUrl,
+      textFragmentUrl: textFragmentUrl(page.finalUrl, quote),
+      flag,
+    });
+    const whole = valuePattern(value);
+    for (const { page, list } of sentences) {
+      const quote = list.find((s) => whole.test(s));
+      if (quote) return at(page, quote, contradiction(path, value, quote));
     }
+    // Only as part of something longer ("0" inside "30000"): shown, but flagged, never as backing.
     for (const { page, list } of sentences) {
       const quote = list.find((s) => norm(s).includes(needle));
-      if (quote) {
-        return {
-          path,
-          value,
-          quote,
-          url: page.finalUrl,
-          textFragmentUrl: textFragmentUrl(page.finalUrl, quote),
-        };
-      }
+      if (quote) return at(page, quote, `the value ${JSON.stringify(value)} is not in this quote`);
     }
-    return { path, value, quote: null, url: null, textFragmentUrl: null };
+    return { path, value, ...none };
   });
+}
+
+/** The value as a whole token: a number with any thousands separators, or whole words. */
+function valuePattern(value: string | number): RegExp {
+  if (typeof value === 'number' || /^-?\d+(?:\.\d+)?$/.test(String(value).trim())) {
+    const [int = '', frac] = String(value).trim().replace(/^-/, '').split('.');
+    const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, '[,\u00a0\u202f ]?');
+    const sign = String(value).trim().startsWith('-') ? '[-\u2212]' : '';
+    return new RegExp(`(?<![\\d.,])${sign}${grouped}${frac ? `\\.${frac}` : ''}(?![\\d]|[.,]\\d)`);
+  }
+  const words = String(value)
+    .trim()
+    .replace(/[.!?]$/, '')
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${words.replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+}
+
+/** A reason when the claim verifier finds the quote stating something else about the field. */
+function contradiction(path: string, value: string | number, quote: string): string | null {
+  const claim = `${path.replace(/[._[\]]+/g, ' ').trim()} is ${value}`;
+  const check = verifyClaim(claim, quote);
+  return check.verdict === 'contradicted' ? `the quote says otherwise: ${check.reason}` : null;
 }
 
 async function main(): Promise<number> {

@@ -32,7 +32,10 @@ export interface BundleMeta {
   title: string;
   lang: string | null;
   metadata: PageMetadata | null;
+  /** `sha256:` of what was received: the file's bytes for downloads and PDFs, else the page's text. */
   contentHash: string | null;
+  /** The URL answered with a file to download (octet-stream, attachment): where it was saved. */
+  download: { file: string; bytes: number } | null;
   /** How `full.png` was taken, and why it fell back to the viewport. */
   screenshot: { mode: FullPageResult['mode'] | 'none'; note: string | null; height: number | null };
   capturedAt: string;
@@ -165,11 +168,20 @@ async function bundleOne(
     lang: null,
     metadata: null,
     contentHash: null,
+    download: null,
     screenshot: { mode: 'none', note: null, height: null },
     capturedAt: new Date().toISOString(),
   };
   const isPdf = v.contentType === 'application/pdf';
-  if (v.status !== null && !v.error) {
+  if (v.download) {
+    // A file, not a page: keep the bytes as received; a PDF still gets its text.
+    const file = `download-${v.download.filename}`;
+    await put(file, v.download.bytes);
+    meta.download = { file, bytes: v.download.bytes.length };
+    meta.contentHash = v.download.contentHash;
+    meta.title = v.download.filename;
+    if (isPdf) await put('page.md', await pdfText(v.download.bytes));
+  } else if (v.status !== null && !v.error) {
     // The shot scrolls through the page first, so lazily loaded content is in what is read next.
     const shot = await step('screenshot', () =>
       fullPageScreenshot(page, {
@@ -184,9 +196,8 @@ async function bundleOne(
         const res = await fetch(v.finalUrl);
         const bytes = Buffer.from(await res.arrayBuffer());
         await put('page.pdf', bytes);
-        const { text } = await extractText(new Uint8Array(bytes), { mergePages: true });
-        await put('page.md', text);
-        meta.contentHash = `sha256:${createHash('sha256').update(text.replace(/\s+/g, ' ').trim()).digest('hex')}`;
+        await put('page.md', await pdfText(bytes));
+        meta.contentHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
       });
     } else {
       const read = await step('read', () => readPage(page));
@@ -209,6 +220,11 @@ async function bundleOne(
   await put('timings.json', `${JSON.stringify(timings, null, 2)}\n`);
   await put('meta.json', `${JSON.stringify(meta, null, 2)}\n`);
   return { url, dir, files, meta, timings };
+}
+
+async function pdfText(bytes: Buffer): Promise<string> {
+  const { text } = await extractText(new Uint8Array(bytes), { mergePages: true });
+  return text;
 }
 
 async function main(): Promise<number> {

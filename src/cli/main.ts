@@ -47,15 +47,23 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Run> }> = 
     summary: 'list, create and stop browser sessions (ls|create|rm)',
     load: async () => (await import('./commands/sessions.js')).runSessions,
   },
+  contexts: {
+    summary: 'saved browser contexts sessions start from (ls|create|rm)',
+    load: async () => (await import('./commands/contexts.js')).runContexts,
+  },
   keys: {
     summary: 'create, list and revoke API keys of the embedded service',
     load: async () => (await import('./commands/keys.js')).runKeys,
+  },
+  mcp: {
+    summary: 'serve the tools to agents over MCP (stdio, or --http)',
+    load: async () => (await import('./commands/mcp.js')).runMcp,
   },
 };
 
 const HELP = `svc: answers, search results and browser sessions, turned into evidence
 
-Usage: svc <command> [options]     (svc <command> --help for its options)
+Usage: svc <command> [options]     (svc <command> --help for its options; svc --version)
 
 Commands:
 ${Object.entries(COMMANDS)
@@ -92,6 +100,10 @@ Examples:
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`${await packageVersion()}\n`);
+    return EXIT.ok;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(HELP);
     return name === undefined ? EXIT.usage : EXIT.ok;
@@ -102,6 +114,23 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   return (await command.load())(rest);
+}
+
+/** The version in package.json, found from this file in the source tree or in `dist/`. */
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(await readFile(new URL(up, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'svc-toolkit' && pkg.version) return pkg.version;
+    } catch {
+      // Not at this depth: src/cli/main.ts and dist/src/cli/main.js sit at different ones.
+    }
+  }
+  return 'unknown';
 }
 
 main(process.argv.slice(2)).then(

@@ -100,6 +100,18 @@ export class ProgressBar {
     }
   }
 
+  /**
+   * Progress inside the current item (a large file): the detail is redrawn on a TTY; elsewhere
+   * each call prints one line, so the caller decides how often.
+   */
+  note(detail: string): void {
+    if (this.#tty) {
+      this.update(this.#done, undefined, detail);
+      return;
+    }
+    this.#stream.write(`${this.#label}: ${detail}\n`);
+  }
+
   /** Ends the bar: a TTY line is completed with a newline so later output starts clean. */
   finish(): void {
     if (this.#tty && this.#drawn) {

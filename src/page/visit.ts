@@ -1,4 +1,5 @@
 /** Navigation with a verdict's inputs: status, redirects, timing, and whether the page is a wall. */
+import { createHash } from 'node:crypto';
 import { toPageLike, evaluateWithin } from './adapter.js';
 import type { AnyPage, WaitUntil } from './adapter.js';
 import { DEFAULTS } from './defaults.js';
@@ -44,6 +45,22 @@ export interface VisitResult {
   blocked: Blocked | null;
   /** Why the navigation failed (`net::ERR_CONNECTION_REFUSED ...`, a timeout) or `HTTP <status>`. */
   error?: string;
+  /**
+   * The URL answered with a file the browser downloads instead of showing (octet-stream, a
+   * `Content-Disposition: attachment`): its bytes, fetched again outside the page. The page itself
+   * stays where it was, so there is no DOM to read.
+   */
+  download?: Download;
+}
+
+/** A file received instead of a page. */
+export interface Download {
+  /** The bytes as received. */
+  bytes: Buffer;
+  /** File name from `Content-Disposition`, else the last path segment of the URL. */
+  filename: string;
+  /** `sha256:<hex>` of {@link bytes}. */
+  contentHash: string;
 }
 
 /** Statuses that mean "we were refused", not "the page is gone". */
@@ -119,6 +136,12 @@ export async function visit(
   try {
     nav = await p.goto(url, { timeout, waitUntil });
   } catch (error) {
+    const message = (error as Error).message;
+    // Playwright says "Download is starting"; Puppeteer reports the cancelled navigation.
+    if (/Download is starting|net::ERR_ABORTED/.test(message)) {
+      const fetched = await fetchDownload(url, timeout, started);
+      if (fetched) return fetched;
+    }
     return {
       ok: false,
       status: null,
@@ -168,6 +191,46 @@ export async function visit(
     blocked,
   };
   if (!statusOk) result.error = `HTTP ${nav.status}`;
+  return result;
+}
+
+/**
+ * Fetches what the browser would have downloaded. `undefined` when the second request fails too
+ * (the caller then reports the navigation error).
+ */
+async function fetchDownload(
+  url: string,
+  timeout: number,
+  started: number,
+): Promise<VisitResult | undefined> {
+  let res: Response;
+  let bytes: Buffer;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(timeout), redirect: 'follow' });
+    bytes = Buffer.from(await res.arrayBuffer());
+  } catch {
+    return undefined;
+  }
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+  const last = decodeURIComponent(new URL(res.url || url).pathname.split('/').pop() ?? '');
+  const filename = (named ? decodeURIComponent(named) : last).replace(/[/\\]/g, '_') || 'download';
+  const statusOk = res.status >= 200 && res.status < 400;
+  const result: VisitResult = {
+    ok: statusOk,
+    status: res.status,
+    finalUrl: res.url || url,
+    redirected: res.redirected,
+    fetchMs: Math.round(performance.now() - started),
+    contentType: res.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? null,
+    blocked: null,
+    download: {
+      bytes,
+      filename,
+      contentHash: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+    },
+  };
+  if (!statusOk) result.error = `HTTP ${res.status}`;
   return result;
 }
 

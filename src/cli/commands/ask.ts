@@ -4,7 +4,7 @@ import { CHAT_MODELS, SEARCH_RECENCY_FILTERS } from '../../protocol/index.js';
 import type { ChatCompletionRequest, ChatCompletionResponse } from '../../protocol/index.js';
 import { EXIT, parseOrUsage, UsageError } from '../common.js';
 import { choiceOption, formatSources, messageText, printJson, printJsonLine } from '../output.js';
-import { displayLocation, withService } from '../service.js';
+import { displayLocation, hintIfIndexEmpty, withService } from '../service.js';
 import type { Service } from '../service.js';
 import {
   BROWSER_FLAGS,
@@ -42,7 +42,8 @@ The answer streams to stdout as it arrives; its [n] markers refer to the numbere
 after it. Without SVC_BASE_URL the embedded service answers from the local index (see svc index).
 
 With --capture, cited pages start loading in Chromium while the answer is still arriving; each
-citation ends supported, not_found, blocked (challenge or login page) or unreachable. The exit
+citation ends supported, contradicted (the page states a different fact: the conflict is shown
+and highlighted in red), not_found, blocked (challenge or login page) or unreachable. The exit
 code is 0 whenever the run completed, whatever the verdicts: use svc verify to gate on grounding.
 
 Examples:
@@ -138,6 +139,7 @@ export async function runAsk(argv: string[]): Promise<number> {
   };
 
   return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    hintIfIndexEmpty(service);
     if (values.capture) {
       return askWithCapture(service, signal, question, model, {
         ...browser,

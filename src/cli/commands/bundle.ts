@@ -108,6 +108,7 @@ function printBundle(b: Bundle): void {
   const status = meta.status === null ? 'no response' : `HTTP ${meta.status}`;
   const why = meta.reason ? `: ${meta.reason}` : '';
   process.stdout.write(`${b.dir}\n  ${b.url}  ${meta.state} (${status})${why}\n`);
+  if (meta.download) process.stdout.write(`  a file, not a page: saved as ${meta.download.file}\n`);
   if (meta.redirected) process.stdout.write(`  redirected to ${meta.finalUrl}\n`);
   const rows = b.files.map((name) => [
     name,
@@ -136,6 +137,8 @@ function noteFor(name: string, b: Bundle): string {
       return meta.contentType === 'application/pdf' ? 'the original PDF' : `printed, ${ms('pdf')}`;
     case 'meta.json':
       return meta.contentHash ?? '';
+    case meta.download?.file:
+      return `downloaded file (${meta.contentType ?? 'unknown type'}), ${meta.contentHash ?? ''}`;
     case 'timings.json':
       return timings['total'] !== undefined ? `total ${timings['total']} ms` : '';
     default:

@@ -29,7 +29,8 @@ Options:
 The index is always the local data dir's, also when SVC_BASE_URL names a remote service; answers
 from \`svc ask\` (without SVC_BASE_URL) come from it.
 
-Exit: 0 all indexed, 1 some input failed (the others are still indexed), 2 bad usage.
+Exit: 0 all indexed, 1 some input failed (the others are still indexed) or the inputs held
+nothing to index, 2 bad usage.
 
 Examples:
   svc index ./docs ./notes/plan.md
@@ -82,8 +83,21 @@ export async function runIndex(argv: string[]): Promise<number> {
   let report: IndexReport;
   try {
     const index = createSearchIndex(db);
+    let done = 0;
+    let total = 0;
+    let noted = { file: '', tenth: -1 };
     report = await index.indexPaths(positionals, {
-      onProgress: (p: IndexProgress) => bar.update(p.done, p.total, p.path),
+      onProgress: (p: IndexProgress) => {
+        ({ done, total } = p);
+        bar.update(done, total, p.path);
+      },
+      // A large file shows how far into it the reader is, not a bar frozen until it ends.
+      onFileProgress: ({ path: file, fraction }) => {
+        const tenth = Math.floor(fraction * 10);
+        if (file === noted.file && tenth <= noted.tenth) return;
+        noted = { file, tenth };
+        bar.note(`${file} ${tenth * 10}% read`);
+      },
       ...(browser && { fetchHtml: browser.fetchHtml }),
     });
   } finally {
@@ -96,6 +110,15 @@ export async function runIndex(argv: string[]): Promise<number> {
     printJson({ dataDir, ...report });
   } else {
     process.stdout.write(summary(report, dataDir));
+  }
+  if (report.documents.length === 0) {
+    // Zero counts and exit 0 would read as success: say that nothing was found, and fail.
+    process.stderr.write(
+      `svc: index: nothing to index in ${positionals.join(', ')}: no HTML, Markdown, TXT, PDF or DOCX file found` +
+        (report.unsupported > 0 ? ` (${report.unsupported} files of other types skipped)` : '') +
+        '\n',
+    );
+    return EXIT.failure;
   }
   return report.failed.length > 0 ? EXIT.failure : EXIT.ok;
 }
@@ -125,6 +148,18 @@ function summary(report: IndexReport, dataDir: string): string {
 }
 
 const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);
+
+/** The bytes at `url` with their content type, for documents that are not pages. */
+async function fetchDocument(url: string, timeout: number): ReturnType<FetchHtml> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(timeout) });
+  if (res.status >= 400) throw new Error(`HTTP ${res.status} from ${url}`);
+  return {
+    html: '',
+    finalUrl: res.url || url,
+    bytes: new Uint8Array(await res.arrayBuffer()),
+    contentType: res.headers.get('content-type'),
+  };
+}
 
 interface BrowserFetcher {
   fetchHtml: FetchHtml;
@@ -166,9 +201,21 @@ async function openBrowserFetcher(timeout: number): Promise<BrowserFetcher> {
       fetchHtml: async (url) => {
         const page = await browser.newPage();
         try {
-          const response = await page.goto(url, { waitUntil: 'networkidle2', timeout });
+          let response;
+          try {
+            response = await page.goto(url, { waitUntil: 'networkidle2', timeout });
+          } catch (error) {
+            // A download (octet-stream, attachment) cancels the navigation: read the bytes instead.
+            if (!/net::ERR_ABORTED/.test((error as Error).message)) throw error;
+            return await fetchDocument(url, timeout);
+          }
           const status = response?.status() ?? 0;
           if (status >= 400) throw new Error(`HTTP ${status} from ${url}`);
+          const type = response?.headers()['content-type'] ?? '';
+          // Chromium shows a PDF in its viewer, whose DOM is not the document: index the bytes.
+          if (type !== '' && !/^(text\/html|application\/xhtml\+xml)/i.test(type)) {
+            return await fetchDocument(page.url(), timeout);
+          }
           return { html: await page.content(), finalUrl: page.url() };
         } finally {
           // A page that failed to load may already be gone; the browser is killed at the end anyway.

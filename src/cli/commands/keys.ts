@@ -3,6 +3,7 @@ import { KeyStore, SERVER_DEFAULTS } from '../../server/index.js';
 import { openDatabase } from '../../server/storage.js';
 import { parseArgs } from 'node:util';
 import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import { printTable } from '../output.js';
 
 const HELP = `svc keys: manage API keys of the embedded service (stored hashed in the data dir)
 
@@ -55,13 +56,21 @@ export async function runKeys(argv: string[]): Promise<number> {
         const keys = store.list(values.user);
         if (values.json) {
           process.stdout.write(JSON.stringify(keys) + '\n');
+        } else if (keys.length === 0) {
+          process.stderr.write('svc: no keys yet (svc keys create, or any command, makes one)\n');
         } else {
-          for (const k of keys) {
-            const state = k.revoked_at === null ? 'active' : 'revoked';
-            process.stdout.write(
-              `${k.id}  ${k.user_id.padEnd(12)} ${k.prefix}…  ${state}  ${k.label ?? ''}\n`,
-            );
-          }
+          printTable(
+            ['id', 'user', 'prefix', 'state', 'created', 'label'],
+            keys.map((k) => [
+              k.id,
+              k.user_id,
+              `${k.prefix}…`,
+              k.revoked_at === null ? 'active' : 'revoked',
+              new Date(k.created_at * 1000).toISOString().slice(0, 19).replace('T', ' '),
+              k.label ?? '',
+            ]),
+            { maxWidth: [36, 20, 10, 8, 20, 40] },
+          );
         }
         return EXIT.ok;
       }

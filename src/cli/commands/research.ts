@@ -101,10 +101,15 @@ export async function runResearch(argv: string[]): Promise<number> {
   }
 
   return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    // The status line shows 8 characters of the id: --resume takes those as well as the full id.
+    const resume =
+      values.resume === undefined
+        ? undefined
+        : await resolveJobId(service.client, values.resume.trim(), signal);
     if (values.capture) {
       return researchWithCapture(service, signal, question, {
         ...browser,
-        jobId: values.resume,
+        jobId: resume,
         effort,
         outDir: values.out,
         json: values.json === true,
@@ -112,7 +117,7 @@ export async function runResearch(argv: string[]): Promise<number> {
     }
     const { client } = service;
     const status = new JobStatus();
-    let jobId = values.resume;
+    let jobId = resume;
     const onProgress = (job: AsyncChatJob): void => {
       if (jobId === undefined) {
         jobId = job.id;
@@ -123,8 +128,8 @@ export async function runResearch(argv: string[]): Promise<number> {
     let job: FinishedAsyncChatJob;
     try {
       job =
-        values.resume !== undefined
-          ? await client.async.chat.completions.poll(values.resume, {
+        resume !== undefined
+          ? await client.async.chat.completions.poll(resume, {
               ...POLL,
               onProgress,
               signal,
@@ -142,7 +147,9 @@ export async function runResearch(argv: string[]): Promise<number> {
     } catch (error) {
       status.stop();
       if (error instanceof AbortError && jobId !== undefined) {
-        process.stderr.write(`svc: stopped waiting; resume with: svc research --resume ${jobId}\n`);
+        process.stderr.write(
+          `svc: stopped waiting; resume with: ${resumeCommand(jobId, service)}\n`,
+        );
         return EXIT_CODES.interrupted;
       }
       throw error;
@@ -224,7 +231,9 @@ async function researchWithCapture(
     if (error instanceof AbortError && jobId !== undefined) {
       status.stop();
       progress.finish();
-      process.stderr.write(`svc: stopped; resume with: svc research --resume ${jobId} --capture\n`);
+      process.stderr.write(
+        `svc: stopped; resume with: ${resumeCommand(jobId, service, ' --capture')}\n`,
+      );
       return EXIT_CODES.interrupted;
     }
     throw error;
@@ -272,4 +281,49 @@ class JobStatus {
   #draw(): void {
     process.stderr.write(`\r${this.#line} ${formatDuration(Date.now() - this.#started)}\x1b[K`);
   }
+}
+
+/** The command that resumes `jobId` as printed: with the data dir it lives in, quoted for a shell. */
+export function resumeCommand(
+  jobId: string,
+  service: Pick<Service, 'dataDir'>,
+  extra = '',
+): string {
+  const dir = service.dataDir === undefined ? '' : ` --data-dir ${shellQuote(service.dataDir)}`;
+  return `svc research --resume ${jobId}${dir}${extra}`;
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+// Job ids are UUIDs; anything shorter is a prefix, as the status line shows it.
+const FULL_ID_LENGTH = 36;
+
+/**
+ * The full id of the caller's job whose id starts with `idOrPrefix` (the full id is returned as is).
+ * @throws Error when no job, or more than one, starts with it
+ */
+async function resolveJobId(
+  client: Service['client'],
+  idOrPrefix: string,
+  signal: AbortSignal,
+): Promise<string> {
+  if (idOrPrefix.length >= FULL_ID_LENGTH) return idOrPrefix;
+  const matches: string[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await client.async.chat.completions.list(
+      { limit: 100, ...(nextToken !== undefined && { next_token: nextToken }) },
+      { signal },
+    );
+    for (const job of page.requests) if (job.id.startsWith(idOrPrefix)) matches.push(job.id);
+    nextToken = page.next_token ?? undefined;
+  } while (nextToken !== undefined && matches.length < 2);
+  if (matches.length === 1) return matches[0]!;
+  throw new Error(
+    matches.length === 0
+      ? `research: --resume: no job of yours has an id starting with ${idOrPrefix}`
+      : `research: --resume: ${idOrPrefix} matches several jobs (${matches.join(', ')}); give more of the id`,
+  );
 }

@@ -188,6 +188,8 @@ function printExtraction(
       continue;
     }
     process.stdout.write(`      "${f.quote.replace(/\s+/g, ' ')}"\n      ${locate(f.url)}\n`);
+    // A quote that does not hold the value must not read as its backing.
+    if (f.flag) process.stdout.write(`      ! not backed: ${f.flag}\n`);
   }
 }
 

@@ -1,17 +1,26 @@
-import { startServer } from '../../server/index.js';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, intOption, parseOrUsage } from '../common.js';
+import { startServer } from '../../server/index.js';
+import { readDataDirPort, SERVICE_FILES } from '../../server/service-lock.js';
+import { EXIT, intOption, parseOrUsage, UsageError } from '../common.js';
+import { resolveDataDir } from '../service.js';
 
 const HELP = `svc serve: run the embedded service
 
 Options:
   --host <addr>       interface to bind (default 127.0.0.1; others need --allow-remote)
-  --port <n>          port (default 8787; 0 picks a free one)
+  --port <n>          port (default SVC_PORT, else the data dir's own port, else 8787;
+                      0 picks a free one); the data dir keeps it, so its links stay valid
   --data-dir <dir>    database, browser profiles (default ~/.svc-toolkit or SVC_DATA_DIR)
   --max-sessions <n>  concurrent browser sessions
   --allow-remote      permit binding beyond loopback
 
-Keys come from SVC_API_KEY (comma-separated); with none stored, one is generated and printed once.
+One service per data dir: while it runs, every \`svc\` command on the same data dir uses it (and
+its browser sessions) instead of starting its own. Other programs authenticate with the data
+dir's local key (the file local.key in the data dir), a key from \`svc keys create\`, or
+SVC_API_KEY (comma-separated keys, accepted too).
+
+Exit: 0 after Ctrl-C, 1 when it cannot start (port in use, data dir already served), 2 bad usage.
 
 Example:
   svc serve --port 8787 --data-dir ./.svc
@@ -37,19 +46,27 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return EXIT.ok;
   }
-  const port = intOption('port', values.port);
+  const flagPort = intOption('port', values.port);
+  if (flagPort !== undefined && (flagPort < 0 || flagPort > 65535)) {
+    throw new UsageError(`serve: --port: expected an integer from 0 to 65535, got ${flagPort}`);
+  }
   const maxSessions = intOption('max-sessions', values['max-sessions']);
+  if (maxSessions !== undefined && maxSessions < 1) {
+    throw new UsageError(`serve: --max-sessions: expected a positive integer, got ${maxSessions}`);
+  }
+  const dataDir = await resolveDataDir(values['data-dir']);
+  const port = flagPort ?? (process.env.SVC_PORT ? undefined : readDataDirPort(dataDir));
   const server = await startServer({
     ...(values.host !== undefined && { host: values.host }),
     ...(port !== undefined && { port }),
-    ...(values['data-dir'] !== undefined && { dataDir: values['data-dir'] }),
+    dataDir,
     ...(maxSessions !== undefined && { maxSessions }),
     ...(values['allow-remote'] !== undefined && { allowRemote: values['allow-remote'] }),
   });
   process.stdout.write(`svc: listening on ${server.url}\n`);
-  if (server.generatedApiKey) {
-    process.stdout.write(`svc: generated API key (shown once, stored hashed): ${server.apiKey}\n`);
-  }
+  process.stdout.write(
+    `svc: data dir ${dataDir}; API key: the local key in ${path.join(dataDir, SERVICE_FILES.localKey)}\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

@@ -153,9 +153,21 @@ async function remove(
     (await client.browser.sessions.list({ signal })).sessions
       .filter((s) => s.status === 'running')
       .map((s) => s.session_id);
-  const results: Array<{ session_id: string; stopped: boolean; error?: string }> = [];
+  const results: Array<{
+    session_id: string;
+    stopped: boolean;
+    /** The state it had already reached when it was not running any more. */
+    status?: string;
+    error?: string;
+  }> = [];
   for (const id of targets) {
     try {
+      // Deleting an ended session succeeds too; saying "stopped" for it would be untrue.
+      const before = await client.browser.sessions.get(id, { signal });
+      if (before.status !== 'running') {
+        results.push({ session_id: id, stopped: false, status: before.status });
+        continue;
+      }
       await client.browser.sessions.delete(id, { signal });
       results.push({ session_id: id, stopped: true });
     } catch (error) {
@@ -168,9 +180,11 @@ async function remove(
   else {
     for (const r of results) {
       if (r.stopped) process.stdout.write(`stopped ${r.session_id}\n`);
+      else if (r.status !== undefined)
+        process.stdout.write(`${r.session_id} had already ended (${r.status}): nothing to stop\n`);
       else process.stderr.write(`svc: ${r.session_id}: ${r.error}\n`);
     }
     if (targets.length === 0) process.stderr.write('svc: no running sessions\n');
   }
-  return results.every((r) => r.stopped) ? EXIT.ok : EXIT.failure;
+  return results.every((r) => r.stopped || r.status !== undefined) ? EXIT.ok : EXIT.failure;
 }

@@ -45,7 +45,8 @@ export function registerChatRoutes(
   ctx: ServerContext,
   answerer: Answerer,
 ): void {
-  app.post('/chat/completions', async (c) => {
+  // `/v1/chat/completions` too: OpenAI-compatible SDKs append `/chat/completions` to a `.../v1` base.
+  app.on('POST', ['/chat/completions', '/v1/chat/completions'], async (c) => {
     const request = await readBody(c, ChatCompletionRequestSchema);
     const signal = c.req.raw.signal;
     if (!request.stream) return c.json(await completeChat(answerer, request, signal));

@@ -6,6 +6,7 @@ import { categorize, domainOf } from './category.js';
 import { layoutAndChunk } from './chunk.js';
 import { readDocx } from './formats/docx.js';
 import { readHtml } from './formats/html.js';
+import { LARGE_HTML_CHARS, readLargeHtml } from './formats/html-stream.js';
 import { readMarkdown } from './formats/markdown.js';
 import { readText } from './formats/plain.js';
 import { readPdf } from './formats/pdf.js';
@@ -13,8 +14,40 @@ import { SCHEMA_VERSION } from './schema.js';
 import type { IndexStore } from './store.js';
 import type { ExtractedDocument, SourceKind } from './types.js';
 
-/** Loads a URL in a browser and returns the rendered DOM and the URL after redirects. */
-export type FetchHtml = (url: string) => Promise<{ html: string; finalUrl: string }>;
+/**
+ * Loads a URL in a browser and returns the rendered DOM and the URL after redirects; for a
+ * document that is not a page (a PDF, a DOCX, a download) it returns the bytes received and their
+ * `contentType` as well, and those are indexed like the same file on disk.
+ */
+export type FetchHtml = (url: string) => Promise<{
+  html: string;
+  finalUrl: string;
+  bytes?: Uint8Array | undefined;
+  contentType?: string | null | undefined;
+}>;
+
+const KIND_BY_CONTENT_TYPE: Record<string, SourceKind> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'text/markdown': 'markdown',
+  'text/x-markdown': 'markdown',
+  'text/plain': 'txt',
+};
+
+/** The format of fetched bytes: from the content type, else from the URL's extension. */
+export function kindOfFetched(
+  contentType: string | null | undefined,
+  url: string,
+): SourceKind | null {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const byType = KIND_BY_CONTENT_TYPE[type];
+  if (byType) return byType;
+  try {
+    return kindOfPath(new URL(url).pathname);
+  } catch {
+    return null;
+  }
+}
 
 /** What happened to one input. `skipped` = unchanged since the last indexing. */
 export type IndexOutcome = 'added' | 'updated' | 'skipped' | 'failed';
@@ -36,6 +69,8 @@ export interface IndexProgress {
 export interface IndexPathsOptions {
   /** Called after each input. */
   onProgress?: (progress: IndexProgress) => void;
+  /** Called while one large input is read, with the share of it read so far (0..1). */
+  onFileProgress?: (progress: { path: string; fraction: number }) => void;
   /** Needed for `http(s)://` inputs; without it they fail with a per-input error. */
   fetchHtml?: FetchHtml;
   /** Clock for `indexedAt`. @default () => new Date() */
@@ -90,12 +125,13 @@ async function readFileDocument(
   path: string,
   kind: SourceKind,
   bytes: Uint8Array,
+  onFraction?: (fraction: number) => void,
 ): Promise<ExtractedDocument> {
   const fallbackTitle = basename(path, extname(path));
   const utf8 = (): string => new TextDecoder('utf-8').decode(bytes);
   switch (kind) {
     case 'html': {
-      const doc = readHtml(utf8(), { baseUrl: pathToFileURL(path).href });
+      const doc = await readAnyHtml(utf8(), pathToFileURL(path).href, onFraction);
       return { ...doc, title: doc.title || fallbackTitle };
     }
     case 'markdown':
@@ -107,6 +143,16 @@ async function readFileDocument(
     default:
       return readText(utf8(), fallbackTitle);
   }
+}
+
+/** Small pages through a DOM and Readability; large ones through the bounded-memory reader. */
+async function readAnyHtml(
+  html: string,
+  baseUrl: string | null,
+  onFraction?: (fraction: number) => void,
+): Promise<ExtractedDocument> {
+  if (html.length <= LARGE_HTML_CHARS) return readHtml(html, { baseUrl });
+  return readLargeHtml(html, { baseUrl, onProgress: onFraction });
 }
 
 /** Inputs of {@link writeExtracted}. */
@@ -237,9 +283,12 @@ export async function indexPaths(
   for (const w of walkErrors) record(w.path, 'failed', null, w.error);
   for (const input of inputs) {
     try {
+      const onFraction = options.onFileProgress
+        ? (fraction: number) => options.onFileProgress?.({ path: input, fraction })
+        : undefined;
       const { id, outcome } = isUrl(input)
-        ? await indexUrl(store, input, options.fetchHtml, now())
-        : await indexFile(store, input, now());
+        ? await indexUrl(store, input, options.fetchHtml, now(), onFraction)
+        : await indexFile(store, input, now(), onFraction);
       record(input, outcome, id);
     } catch (err) {
       record(input, 'failed', null, errorMessage(err));
@@ -261,6 +310,7 @@ export async function indexFile(
   store: IndexStore,
   path: string,
   indexedAt: Date,
+  onFraction?: (fraction: number) => void,
 ): Promise<{ id: string; outcome: Exclude<IndexOutcome, 'failed'> }> {
   const abs = resolve(path);
   const kind = kindOfPath(abs);
@@ -272,7 +322,7 @@ export async function indexFile(
   if (previous === contentHash) return { id, outcome: 'skipped' };
   let extracted: ExtractedDocument;
   try {
-    extracted = await readFileDocument(abs, kind, bytes);
+    extracted = await readFileDocument(abs, kind, bytes, onFraction);
   } catch (err) {
     throw new Error(`cannot read ${kind.toUpperCase()} file: ${errorMessage(err)}`, { cause: err });
   }
@@ -300,14 +350,39 @@ export async function indexUrl(
   url: string,
   fetchHtml: FetchHtml | undefined,
   indexedAt: Date,
+  onFraction?: (fraction: number) => void,
 ): Promise<{ id: string; outcome: Exclude<IndexOutcome, 'failed'> }> {
   if (!fetchHtml) throw new Error('URL inputs need a fetchHtml (a browser session) to load them');
   const key = new URL(url);
   key.hash = '';
   const id = documentIdFor(key.href);
-  const { html, finalUrl } = await fetchHtml(url);
-  const extracted = readHtml(html, { baseUrl: finalUrl });
-  const contentHash = sha256('url', JSON.stringify({ ...extracted, html: '' }));
+  const fetched = await fetchHtml(url);
+  const { finalUrl } = fetched;
+  const kind = fetched.bytes ? kindOfFetched(fetched.contentType, finalUrl) : 'html';
+  if (kind === null) {
+    throw new Error(
+      `unsupported content type "${fetched.contentType ?? 'unknown'}" at ${finalUrl}`,
+    );
+  }
+  let extracted: ExtractedDocument;
+  let contentHash: string;
+  if (fetched.bytes && kind !== 'html') {
+    // A document, not a page: read like the same file on disk; the hash is of the bytes received.
+    contentHash = sha256('url', kind, fetched.bytes);
+    if (store.contentHash(id) === contentHash) return { id, outcome: 'skipped' };
+    const name = decodeURIComponent(new URL(finalUrl).pathname.split('/').pop() || key.hostname);
+    try {
+      extracted = await readFileDocument(name, kind, fetched.bytes);
+    } catch (err) {
+      throw new Error(`cannot read ${kind.toUpperCase()} from ${finalUrl}: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+  } else {
+    const html = fetched.bytes ? new TextDecoder().decode(fetched.bytes) : fetched.html;
+    extracted = await readAnyHtml(html, finalUrl, onFraction);
+    contentHash = sha256('url', JSON.stringify({ ...extracted, html: '' }));
+  }
   const previous = store.contentHash(id);
   if (previous === contentHash) return { id, outcome: 'skipped' };
   writeExtracted(store, {
