@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import { rangeOption } from '../output.js';
+import { openService } from '../service.js';
+import type { McpRuntime } from '../mcp/runtime.js';
+
+const HELP = `svc mcp: the toolkit as a Model Context Protocol server, for agents
+
+Usage:
+  svc mcp                       serve one client over stdio (what MCP clients launch)
+  svc mcp --http <port>         serve clients over Streamable HTTP on 127.0.0.1:<port>/mcp
+
+Options:
+  --http <port>          Streamable HTTP on loopback instead of stdio (0 picks a free port)
+  --token <t>            bearer token HTTP clients must send (default SVC_MCP_TOKEN, else a
+                         new random token, printed once at start)
+  --idle-timeout <ms>    release a browser session unused this long, and close an HTTP
+                         client silent this long (default 600000: 10 minutes)
+  --reports-dir <dir>    keep the evidence reports of verify and cite here (default: a
+                         temporary folder, removed when the server ends)
+  --data-dir <dir>       data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
+  -h, --help             this help
+
+Tools: search, ask, research, verify, cite, browser_open, browser_navigate, browser_snapshot,
+browser_click, browser_type, browser_press, browser_screenshot, browser_extract, browser_close.
+Resources: report://<id>/report.html|json for each report of verify and cite, and
+recording://<session>/recording.json|replay.html for sessions opened with record: true.
+
+Without SVC_BASE_URL the tools run on the embedded service over the data dir (what svc index
+added), with browsers launched on this machine. Browser sessions a client opened are released
+when it disconnects or goes idle, and when the server ends (stdin closed, SIGINT, SIGTERM).
+
+Client configuration (Claude Desktop and other mcpServers clients):
+  {"mcpServers": {"svc": {"command": "svc", "args": ["mcp"]}}}
+
+Examples:
+  svc mcp
+  svc mcp --http 8931
+  SVC_MCP_TOKEN=... svc mcp --http 8931 --reports-dir evidence
+`;
+
+/** Defaults of `svc mcp`. Durations in ms. */
+export const MCP_DEFAULTS = { idleTimeout: 600_000 } as const;
+
+/** `svc mcp [--http <port>]`: runs until the client goes away (stdio) or a signal (both). */
+export async function runMcp(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOrUsage('mcp', () =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        http: { type: 'string' },
+        token: { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        'reports-dir': { type: 'string' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (values.help) {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`mcp: unexpected argument '${positionals[0]}'`);
+  const port = rangeOption('mcp', 'http', values.http, 0, 65_535);
+  if (values.token !== undefined && port === undefined) {
+    throw new UsageError('mcp: --token applies to --http');
+  }
+  if (values.token !== undefined && values.token.length < 16) {
+    throw new UsageError('mcp: --token: use at least 16 characters');
+  }
+  const idleTimeout =
+    rangeOption('mcp', 'idle-timeout', values['idle-timeout'], 1_000, 86_400_000) ??
+    MCP_DEFAULTS.idleTimeout;
+  const log = (line: string): void => void process.stderr.write(`svc mcp: ${line}\n`);
+
+  // The MCP handshake does not wait for the service: an agent's host connects, and lists the
+  // tools, while the embedded service starts; tool calls wait for it.
+  const service = openService({ dataDir: values['data-dir'] });
+  service.catch((error: unknown) =>
+    log(`the service could not start: ${(error as Error).message}`),
+  );
+  const { openRuntime } = await import('../mcp/runtime.js');
+  const rt = openRuntime(
+    service.then((s) => s.client),
+    { reportsDir: values['reports-dir'], idleTimeout, log },
+  );
+  const signal = untilSignal();
+  try {
+    if (port !== undefined) {
+      const { serveHttp } = await import('../mcp/http.js');
+      const given = values.token ?? (process.env.SVC_MCP_TOKEN || undefined);
+      const token = given ?? randomBytes(24).toString('base64url');
+      const endpoint = await serveHttp(rt, { port, token, idleTimeout });
+      log(`Streamable HTTP on ${endpoint.url}`);
+      // A token we made is shown once, for the user to give the client; a given one never is.
+      if (given === undefined) log(`bearer token: ${token}`);
+      await aborted(signal.signal);
+      await endpoint.close();
+    } else {
+      await serveStdio(rt, signal.signal);
+    }
+  } finally {
+    await rt.close();
+    await service.then(
+      (s) => s.close(),
+      () => undefined,
+    );
+    signal.dispose();
+  }
+  return EXIT.ok;
+}
+
+/**
+ * A signal aborted by the first SIGINT or SIGTERM, so the server can release what it holds; a
+ * second one exits at once with 130.
+ */
+function untilSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** Serves one client on stdin/stdout until it goes away or `signal` aborts. */
+async function serveStdio(rt: McpRuntime, signal: AbortSignal): Promise<void> {
+  const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../mcp/server.js'),
+  ]);
+  const scope = rt.newScope();
+  const server = createMcpServer(rt, scope);
+  const transport = new StdioServerTransport();
+  const gone = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    // The client closed its end of our stdout: nobody reads us any more.
+    process.stdout.once('error', () => resolve());
+  });
+  await server.connect(transport);
+  await Promise.race([gone, aborted(signal)]);
+  await scope.closeAll();
+  await server.close().catch(() => undefined);
+  process.stdin.destroy();
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) =>
+    signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+}
