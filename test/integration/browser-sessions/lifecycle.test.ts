@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, findChromium } from '../../../src/chromium.js';
+import { PID_FILE } from '../../../src/server/engines/browsers/index.js';
 import { startTestServer, tempDir } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
 import { ALICE, KEYS, api, processesMentioning, waitFor } from './helpers.js';
@@ -25,6 +28,24 @@ function browserPid(server: TestServer, sessionId: string): number {
   return Number(
     readFileSync(path.join(server.dataDir, 'browsers', sessionId, 'svc-browser.pid'), 'utf8'),
   );
+}
+
+/**
+ * Starts a Chromium the way an older server did (no lifeline, own process group) with a profile
+ * and pid file under `browsersDir`, and returns its pid.
+ */
+async function plantLeftover(browsersDir: string): Promise<number> {
+  const profile = path.join(browsersDir, randomUUID());
+  mkdirSync(profile, { recursive: true });
+  const chromium = spawn(
+    (await findChromium()).path,
+    [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
+    { detached: true, stdio: 'ignore' },
+  );
+  children.push(chromium);
+  writeFileSync(path.join(profile, PID_FILE), String(chromium.pid));
+  expect(await waitFor(() => processesMentioning(profile).length > 1)).toBe(true);
+  return chromium.pid!;
 }
 
 afterAll(async () => {
@@ -98,7 +119,7 @@ describe('browser session lifecycle', () => {
     expect(readdirSync(path.join(server.dataDir, 'browsers'))).toEqual([]);
   });
 
-  it('reaps the browsers of a SIGKILLed server at the next start on the same data dir', async () => {
+  it('reaps a browser left under the data dir and fails the sessions of a SIGKILLed server at the next start', async () => {
     const dataDir = tempDir('svc-reap-');
     dirs.push(dataDir);
     const child = spawn(
@@ -129,8 +150,10 @@ describe('browser session lifecycle', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
-    // The server is gone but its browsers are not: this is what the next start must clean up.
-    expect(processesMentioning(dataDir).length).toBeGreaterThan(0);
+    // The lifeline takes the server's own browsers with it; a browser that escaped it (another
+    // platform, a wedged shutdown) is planted by hand: this is what the next start must clean up.
+    const leftover = await plantLeftover(path.join(dataDir, 'browsers'));
+    expect(processesMentioning(dataDir)).toContain(leftover);
 
     const next = await start({ dataDir, warmPoolSize: 0 });
     expect(processesMentioning(dataDir)).toEqual([]);

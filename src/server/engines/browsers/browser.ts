@@ -1,9 +1,16 @@
 // One launched Chromium with its private profile, and the rendering of session records.
+//
+// No orphan, ever: every browser is bound to the server's life by `launchChromium` (the
+// `--remote-debugging-pipe` lifeline, plus `setpriv --pdeathsig KILL` on Linux), so a server that
+// dies in any way, SIGKILL and OOM kill included, takes its browsers with it without a restart.
+// The pid file written here lets the next start reap anything left anyway (a browser wedged in
+// shutdown, a platform without the lifeline): the second line of defence.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { launchChromium } from '../../../chromium.js';
 import type { LaunchedChromium } from '../../../chromium.js';
+import { WebSocket } from 'ws';
 import type { Logger } from '../../logger.js';
 import { PID_FILE } from './reaper.js';
 import type { SessionRow } from './store.js';
@@ -20,30 +27,61 @@ export interface Browser {
   alive(): boolean;
 }
 
+/** Options of {@link launchBrowser}. */
+export interface LaunchBrowserOptions {
+  viewport?: Viewport | undefined;
+  userAgent?: string | undefined;
+  /** Nice value at launch (see `LaunchChromiumOptions.niceness`). @default 0 */
+  niceness?: number | undefined;
+  /** Called with the browser's pid once spawned, before it is ready (to renice a launch under way). */
+  onSpawn?: ((pid: number) => void) | undefined;
+  /** Wait until the first page's renderer answers before resolving. @default false */
+  warm?: boolean | undefined;
+  /** Fills the fresh profile before the browser starts (a saved context's storage). */
+  seed?: ((profileDir: string) => Promise<void>) | undefined;
+}
+
+/** Limits of the warm-up. */
+export const WARM_UP = {
+  /** Longest wait for the first page to answer; past it the browser is handed out as it is. */
+  timeoutMs: 10_000,
+} as const;
+
 /**
  * Launches Chromium with a fresh profile `<browsersDir>/<uuid>` and writes its pid file there, so a
- * later start can reap it if this server dies.
+ * later start can reap it if this server dies. With `warm`, resolves only once the browser's first
+ * page (the `about:blank` tab every session starts with) has a live renderer that evaluated a
+ * script, so a session's first navigation does not pay for the renderer's start.
  * @throws the launch error (the profile dir is removed first)
  */
 export async function launchBrowser(
   browsersDir: string,
   executablePath: string,
-  viewport?: Viewport,
-  userAgent?: string,
+  options: LaunchBrowserOptions = {},
 ): Promise<Browser> {
   const id = randomUUID();
   const profileDir = path.join(browsersDir, id);
   await mkdir(profileDir, { recursive: true });
   let chromium: LaunchedChromium;
   try {
+    await options.seed?.(profileDir);
     chromium = await launchChromium({
       executablePath,
       userDataDir: profileDir,
-      ...(viewport ? { viewport } : {}),
-      ...(userAgent !== undefined ? { userAgent } : {}),
+      ...(options.viewport ? { viewport: options.viewport } : {}),
+      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+      ...(options.niceness ? { niceness: options.niceness } : {}),
+      onSpawn: options.onSpawn,
     });
-    await writeFile(path.join(profileDir, PID_FILE), String(chromium.pid));
   } catch (error) {
+    await rm(profileDir, { recursive: true, force: true, maxRetries: 3 });
+    throw error;
+  }
+  try {
+    await writeFile(path.join(profileDir, PID_FILE), String(chromium.pid));
+    if (options.warm) await warmUp(chromium.wsEndpoint, WARM_UP.timeoutMs);
+  } catch (error) {
+    await chromium.kill();
     await rm(profileDir, { recursive: true, force: true, maxRetries: 3 });
     throw error;
   }
@@ -54,6 +92,72 @@ export async function launchBrowser(
     chromium,
     alive: () => process.exitCode === null && process.signalCode === null,
   };
+}
+
+/**
+ * Waits until the browser's first page target exists and its renderer evaluates `1`, then detaches.
+ * A timeout is not an error: the browser still works, only its first navigation is slower.
+ * @throws Error when the browser refuses the connection or answers a command with an error
+ */
+export async function warmUp(wsEndpoint: string, timeoutMs: number): Promise<void> {
+  const ws = new WebSocket(wsEndpoint, { perMessageDeflate: false });
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  ws.on('message', (data) => {
+    const msg = JSON.parse(String(data)) as {
+      id?: number;
+      result?: unknown;
+      error?: { message: string };
+    };
+    const waiter = msg.id === undefined ? undefined : pending.get(msg.id);
+    if (!waiter || msg.id === undefined) return;
+    pending.delete(msg.id);
+    if (msg.error) waiter.reject(new Error(`warm-up: ${msg.error.message}`));
+    else waiter.resolve(msg.result);
+  });
+  const send = <T>(method: string, params: object = {}, sessionId?: string): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++nextId;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+    });
+  const closed = new Promise<never>((_, reject) => {
+    ws.once('close', () => reject(new Error('warm-up: the browser closed the connection')));
+    ws.once('error', reject);
+  });
+  closed.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  const work = async (): Promise<void> => {
+    await Promise.race([new Promise((r) => ws.once('open', r)), closed]);
+    for (;;) {
+      const { targetInfos } = await Promise.race([
+        send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets'),
+        closed,
+      ]);
+      const page = targetInfos.find((t) => t.type === 'page');
+      if (page) {
+        const { sessionId } = await Promise.race([
+          send<{ sessionId: string }>('Target.attachToTarget', {
+            targetId: page.targetId,
+            flatten: true,
+          }),
+          closed,
+        ]);
+        await Promise.race([send('Runtime.evaluate', { expression: '1' }, sessionId), closed]);
+        await Promise.race([send('Target.detachFromTarget', { sessionId }), closed]);
+        return;
+      }
+      // The first tab appears a few ms after the DevTools endpoint.
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  try {
+    await Promise.race([work(), deadline]);
+  } finally {
+    clearTimeout(timer);
+    ws.terminate();
+  }
 }
 
 /** Kills the browser (its whole process group) and removes its profile. Never rejects. */
