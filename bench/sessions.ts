@@ -1,9 +1,25 @@
-// Browser-session cycle benchmark: `npx tsx bench/sessions.ts`.
-// Each cycle: create a session -> connect over CDP -> load a loopback page -> delete. Measured for
-// Puppeteer and Playwright against the embedded server, next to a baseline that launches Chromium
-// directly each cycle (puppeteer-core launch). Prints one table: p50/p95 per step, and the ratio of
-// each p50 to the baseline's.
-// Env: BENCH_CYCLES (default 50), BENCH_WARM_POOL (default 2), BENCH_WARMUP (default 3).
+// Browser-session cycle benchmark: `npm run bench -- --only sessions` (or `npx tsx bench/sessions.ts`).
+// Each cycle: get a browser -> connect -> load a loopback page and read its title -> release it.
+// Compared, in one run, on the same Chromium with the product's flags:
+// - ours: a session of the embedded server (create over HTTP, connect through the CDP proxy,
+//   load in the page the session starts with, disconnect + delete), with Puppeteer and Playwright,
+//   back to back (the next cycle starts when the previous ends) and, for Puppeteer, spaced (1 s
+//   apart, as an agent asking for a browser now and then);
+// - launch: a direct Chromium launch per cycle (puppeteer.launch, same flags), the cost a session
+//   server has to beat;
+// - peer: Playwright's own browser server (`chromium.launchServer()`, started once), what users
+//   run instead of a session service: connect, new context + page, close. (Browserless, the other
+//   candidate, needs Node >= 24 and dependencies not installed here, so it cannot run offline.)
+// Prints p50/p95 per step, p95/p50, and the p50 ratio to the peer and to the launch cycle.
+// Where Playwright's connect goes (DEBUG=pw:protocol): `connectOverCDP` sends 18 CDP commands in 4
+// serial round trips: Browser.getVersion; Target.setAutoAttach (with Browser.setDownloadBehavior);
+// 14 commands initializing the page the session starts with, pipelined; Page.createIsolatedWorld
+// in that page. The proxy relays frames without parsing them and adds no round trip (proxy vs
+// direct to the browser: within the noise of a loaded machine). What the server controls is that
+// page: a pooled browser's first page already has a live renderer (warm-up), so those round
+// trips are answered by a running renderer, and the session's first load needs no new tab.
+// Env: BENCH_CYCLES (default 50), BENCH_SPACED (default 10), BENCH_WARM_POOL (default 2),
+// BENCH_WARMUP (default 3).
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,12 +27,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { findChromium } from '../src/chromium.js';
+import { CHROMIUM_ARGS, findChromium } from '../src/chromium.js';
 import { startServer } from '../src/server/index.js';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 50);
+const SPACED = Number(process.env.BENCH_SPACED ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const WARM_POOL = Number(process.env.BENCH_WARM_POOL ?? 2);
+const SPACING_MS = 1_000;
 
 type Steps = Record<string, number>;
 type Cycle = (pageUrl: string) => Promise<Steps>;
@@ -39,6 +57,10 @@ const server = await startServer({
   rateLimits: { browser: 1_000_000 },
 });
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+const executablePath = (await findChromium()).path;
+// The product's flags, less the DevTools transport: each driver picks its own.
+const args = CHROMIUM_ARGS.filter((a) => !a.startsWith('--remote-debugging-'));
+const peer = await chromium.launchServer({ executablePath, args });
 
 async function createSession(): Promise<{ session_id: string; cdp_url: string }> {
   const res = await fetch(`${server.url}/v1/browser/sessions`, {
@@ -62,6 +84,10 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
+async function check(title: Promise<string>): Promise<void> {
+  if ((await title) !== 'bench page') throw new Error('wrong page');
+}
+
 const puppeteerCycle: Cycle = async (url) => {
   let session!: { session_id: string; cdp_url: string };
   let browser!: Awaited<ReturnType<typeof puppeteer.connect>>;
@@ -70,9 +96,9 @@ const puppeteerCycle: Cycle = async (url) => {
     async () => (browser = await puppeteer.connect({ browserWSEndpoint: session.cdp_url })),
   );
   const load = await timed(async () => {
-    const tab = await browser.newPage();
+    const tab = (await browser.pages())[0] ?? (await browser.newPage());
     await tab.goto(url);
-    if ((await tab.title()) !== 'bench page') throw new Error('wrong page');
+    await check(tab.title());
   });
   const del = await timed(async () => {
     await browser.disconnect();
@@ -90,9 +116,9 @@ const playwrightCycle: Cycle = async (url) => {
   );
   const load = await timed(async () => {
     const context = browser.contexts()[0] ?? (await browser.newContext());
-    const tab = await context.newPage();
+    const tab = context.pages()[0] ?? (await context.newPage());
     await tab.goto(url);
-    if ((await tab.title()) !== 'bench page') throw new Error('wrong page');
+    await check(tab.title());
   });
   const del = await timed(async () => {
     await browser.close();
@@ -101,35 +127,49 @@ const playwrightCycle: Cycle = async (url) => {
   return { create, connect, load, delete: del };
 };
 
-const executablePath = (await findChromium()).path;
-const baselineCycle: Cycle = async (url) => {
+const launchCycle: Cycle = async (url) => {
   let browser!: Awaited<ReturnType<typeof puppeteer.launch>>;
-  const launch = await timed(
-    async () =>
-      (browser = await puppeteer.launch({
-        executablePath,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-      })),
+  const create = await timed(
+    async () => (browser = await puppeteer.launch({ executablePath, args })),
   );
+  const load = await timed(async () => {
+    const tab = (await browser.pages())[0] ?? (await browser.newPage());
+    await tab.goto(url);
+    await check(tab.title());
+  });
+  const del = await timed(() => browser.close());
+  return { create, load, delete: del };
+};
+
+const peerCycle: Cycle = async (url) => {
+  let browser!: Awaited<ReturnType<typeof chromium.connect>>;
+  const connect = await timed(async () => (browser = await chromium.connect(peer.wsEndpoint())));
   const load = await timed(async () => {
     const tab = await browser.newPage();
     await tab.goto(url);
-    if ((await tab.title()) !== 'bench page') throw new Error('wrong page');
+    await check(tab.title());
   });
-  const close = await timed(() => browser.close());
-  return { launch, load, close };
+  const del = await timed(() => browser.close());
+  return { connect, load, delete: del };
 };
 
-async function run(name: string, cycle: Cycle): Promise<Record<string, number[]>> {
+async function run(
+  name: string,
+  cycle: Cycle,
+  cycles: number,
+  spacingMs = 0,
+): Promise<Record<string, number[]>> {
   for (let i = 0; i < WARMUP; i++) await cycle(pageUrl);
   const samples: Record<string, number[]> = {};
-  for (let i = 0; i < CYCLES; i++) {
+  for (let i = 0; i < cycles; i++) {
+    if (spacingMs > 0) await new Promise((resolve) => setTimeout(resolve, spacingMs));
     const steps = await cycle(pageUrl);
     const total = Object.values(steps).reduce((a, b) => a + b, 0);
-    for (const [step, ms] of Object.entries({ ...steps, cycle: total }))
+    const get = (steps.create ?? 0) + (steps.connect ?? 0);
+    for (const [step, ms] of Object.entries({ ...steps, 'get+connect': get, cycle: total }))
       (samples[step] ??= []).push(ms);
   }
-  process.stderr.write(`${name}: ${CYCLES} cycles done\n`);
+  process.stderr.write(`${name}: ${cycles} cycles done\n`);
   // Let the warm pool refill so the next client starts from the same state.
   await new Promise((resolve) => setTimeout(resolve, 3000));
   return samples;
@@ -144,42 +184,42 @@ function quantile(values: number[], q: number): number {
 }
 
 try {
+  const loadBefore = os.loadavg()[0]!.toFixed(2);
   const results: [string, Record<string, number[]>][] = [
-    ['puppeteer', await run('puppeteer', puppeteerCycle)],
-    ['playwright', await run('playwright', playwrightCycle)],
-    ['baseline (launch)', await run('baseline', baselineCycle)],
+    ['puppeteer', await run('puppeteer', puppeteerCycle, CYCLES)],
+    ['playwright', await run('playwright', playwrightCycle, CYCLES)],
+    ['puppeteer spaced', await run('puppeteer spaced', puppeteerCycle, SPACED, SPACING_MS)],
+    ['peer (launchServer)', await run('peer', peerCycle, CYCLES)],
+    ['launch', await run('launch', launchCycle, CYCLES)],
   ];
-  const base = results[2]![1];
-  const baseP50 = (step: string): number | undefined =>
-    base[step] ? quantile(base[step], 0.5) : undefined;
-  // Steps of a session cycle and the baseline step they replace.
-  const counterpart: Record<string, string> = {
-    create: 'launch',
-    load: 'load',
-    delete: 'close',
-    cycle: 'cycle',
+  const p50Of = (client: string, step: string): number | undefined => {
+    const values = results.find(([c]) => c === client)?.[1][step];
+    return values ? quantile(values, 0.5) : undefined;
   };
-  const rows = [['client', 'step', 'p50 ms', 'p95 ms', 'p50 / baseline']];
+  const ratio = (p50: number, ref: number | undefined): string =>
+    ref === undefined ? '-' : `${(p50 / ref).toFixed(2)}x`;
+  const order = ['create', 'connect', 'get+connect', 'load', 'delete', 'cycle'];
+  const rows = [['client', 'step', 'p50 ms', 'p95 ms', 'p95/p50', 'vs peer', 'vs launch']];
   for (const [client, samples] of results) {
-    for (const [step, values] of Object.entries(samples)) {
+    for (const step of order) {
+      const values = samples[step];
+      if (!values) continue;
       const p50 = quantile(values, 0.5);
-      const ref = client.startsWith('baseline') ? undefined : baseP50(counterpart[step] ?? '');
+      const ours = !client.startsWith('peer') && client !== 'launch';
       rows.push([
         client,
         step,
         p50.toFixed(1),
         quantile(values, 0.95).toFixed(1),
-        ref
-          ? `${(p50 / ref).toFixed(2)}x (vs ${counterpart[step]})`
-          : client.startsWith('baseline')
-            ? '1.00x'
-            : '-',
+        (quantile(values, 0.95) / p50).toFixed(2),
+        ours ? ratio(p50, p50Of('peer (launchServer)', step)) : '-',
+        client === 'launch' ? '1.00x' : ratio(p50, p50Of('launch', step)),
       ]);
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   console.log(
-    `browser-session cycles: ${CYCLES} per client (+${WARMUP} warm-up), warm pool ${WARM_POOL}, ${os.cpus().length} cores, Chromium ${executablePath}`,
+    `browser-session cycles: ${CYCLES} back to back per client, ${SPACED} spaced ${SPACING_MS} ms apart (+${WARMUP} warm-up each), warm pool ${WARM_POOL}, ${os.cpus().length} cores, load average ${loadBefore} at start, ${os.loadavg()[0]!.toFixed(2)} at end; Chromium ${executablePath}`,
   );
   for (const [i, row] of rows.entries()) {
     console.log(
@@ -190,6 +230,7 @@ try {
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
 } finally {
+  await peer.close();
   await server.close();
   await new Promise<void>((resolve) => page.close(() => resolve()));
   rmSync(dataDir, { recursive: true, force: true });
