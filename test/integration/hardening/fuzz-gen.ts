@@ -18,6 +18,7 @@ export const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'contextualizedEmbeddings.create': { model: 'svc-embed-context-v1-0.6b', input: [['hello']] },
   'auth.revokeToken': { auth_token: 'svc_not-a-key-of-anyone' },
   'browser.sessions.create': { idle_timeout_s: 30 },
+  'browser.sessions.uploads.create': { name: 'a.txt', data: 'aGk=' },
 };
 
 /** Keys worth corrupting per route (schema keys and nested ones), plus random keys. */
@@ -73,7 +74,12 @@ const PATHS: Record<string, (string | number)[][]> = {
     ['user_agent'],
     ['tags'],
     ['tags', 0],
+    ['context'],
+    ['context', 'id'],
+    ['context', 'persist'],
   ],
+  'browser.contexts.create': [['unknown']],
+  'browser.sessions.uploads.create': [['name'], ['data']],
 };
 
 const DEEP = 10_000;
