@@ -47,4 +47,7 @@ export { Embeddings } from './resources/embeddings.js';
 export { ContextualizedEmbeddings } from './resources/contextualized-embeddings.js';
 export { Auth } from './resources/auth.js';
 export { Browser, Sessions } from './resources/browser-sessions.js';
+export { Contexts } from './resources/browser-contexts.js';
+export { Downloads, Uploads } from './resources/browser-files.js';
+export { Recording } from './resources/browser-recordings.js';
 export { APIResource } from './resources/resource.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BrowserSessionContextSchema } from './browser-contexts.js';
 import { intRange } from './fields.js';
 
 /**
@@ -23,6 +24,12 @@ export const BrowserSessionCreateRequestSchema = z.object({
     )
     .max(20, { error: 'must hold at most 20 tags' })
     .optional(),
+  /** Start from a saved context (cookies, localStorage, IndexedDB); `persist` saves it back. */
+  context: BrowserSessionContextSchema.optional(),
+  /** Record the session (rrweb): `recording_url` on the record, replayable after it ends. */
+  record: z.boolean().optional(),
+  /** What a person with `live_url` may do: drive the tab (`interactive`) or only watch. */
+  live_view: z.enum(['interactive', 'read-only']).optional(),
 });
 
 /** Session states: `running` -> `stopped` (deleted) | `expired` (timeout) | `failed` (browser died). */
@@ -43,11 +50,27 @@ export const BrowserSessionSchema = z.looseObject({
   tags: z.array(z.string()),
   ended_at: z.int().nullish(),
   end_reason: z.string().nullish(),
+  /** While running: the live view page (its view token in the fragment; no API key needed). */
+  live_url: z.string().nullish(),
+  /** When recorded: the replay page of the recording (bearer key). */
+  recording_url: z.string().nullish(),
 });
 
 /** Response of `GET /v1/browser/sessions`: the caller's sessions, newest first. */
 export const BrowserSessionListResponseSchema = z.looseObject({
   sessions: z.array(BrowserSessionSchema),
+});
+
+/**
+ * Response of `GET /v1/browser/capacity`, for schedulers and load balancers: `running` sessions,
+ * the server's `limit`, creates `queued` (accepted, waiting for their browser), and how many more
+ * creates would be accepted now (`available`; past it a create answers 429 with `Retry-After`).
+ */
+export const BrowserCapacitySchema = z.looseObject({
+  running: z.int().nonnegative(),
+  limit: z.int().nonnegative(),
+  queued: z.int().nonnegative(),
+  available: z.int().nonnegative(),
 });
 
 /** Session create body. */
@@ -58,3 +81,5 @@ export type BrowserSessionStatus = z.infer<typeof BrowserSessionStatusSchema>;
 export type BrowserSession = z.infer<typeof BrowserSessionSchema>;
 /** Session list response. */
 export type BrowserSessionListResponse = z.infer<typeof BrowserSessionListResponseSchema>;
+/** Capacity figures. */
+export type BrowserCapacity = z.infer<typeof BrowserCapacitySchema>;

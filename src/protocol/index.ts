@@ -166,13 +166,51 @@ export {
   BrowserSessionStatusSchema,
   BrowserSessionSchema,
   BrowserSessionListResponseSchema,
+  BrowserCapacitySchema,
 } from './browser-sessions.js';
 export type {
   BrowserSessionCreateRequest,
   BrowserSessionStatus,
   BrowserSession,
   BrowserSessionListResponse,
+  BrowserCapacity,
 } from './browser-sessions.js';
+export {
+  BrowserSessionContextSchema,
+  BrowserContextCreateRequestSchema,
+  BrowserContextSchema,
+  BrowserContextListResponseSchema,
+} from './browser-contexts.js';
+export type {
+  BrowserSessionContext,
+  BrowserContextCreateRequest,
+  BrowserContext,
+  BrowserContextListResponse,
+} from './browser-contexts.js';
+export {
+  MAX_FILE_NAME_LENGTH,
+  SessionFileNameSchema,
+  BrowserUploadRequestSchema,
+  BrowserUploadSchema,
+  BrowserDownloadSchema,
+  BrowserDownloadListResponseSchema,
+} from './browser-files.js';
+export type {
+  BrowserUploadRequest,
+  BrowserUpload,
+  BrowserDownload,
+  BrowserDownloadListResponse,
+} from './browser-files.js';
+export {
+  BrowserRecordingEventSchema,
+  BrowserRecordingPageSchema,
+  BrowserRecordingSchema,
+} from './browser-recordings.js';
+export type {
+  BrowserRecordingEvent,
+  BrowserRecordingPage,
+  BrowserRecording,
+} from './browser-recordings.js';
 export { RevokeAuthTokenRequestSchema, RevokeAuthTokenResponseSchema } from './auth.js';
 export type { RevokeAuthTokenRequest, RevokeAuthTokenResponse } from './auth.js';
 export {

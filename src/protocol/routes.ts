@@ -8,9 +8,21 @@ import {
 import { RevokeAuthTokenRequestSchema, RevokeAuthTokenResponseSchema } from './auth.js';
 import {
   BrowserSessionCreateRequestSchema,
+  BrowserCapacitySchema,
   BrowserSessionListResponseSchema,
   BrowserSessionSchema,
 } from './browser-sessions.js';
+import { BrowserRecordingSchema } from './browser-recordings.js';
+import {
+  BrowserContextCreateRequestSchema,
+  BrowserContextListResponseSchema,
+  BrowserContextSchema,
+} from './browser-contexts.js';
+import {
+  BrowserDownloadListResponseSchema,
+  BrowserUploadRequestSchema,
+  BrowserUploadSchema,
+} from './browser-files.js';
 import { ChatCompletionRequestSchema, ChatCompletionResponseSchema } from './chat.js';
 import {
   ContextualizedEmbeddingsRequestSchema,
@@ -129,6 +141,14 @@ export const ROUTES = {
     response: BrowserSessionSchema,
     rateGroup: 'browser',
   },
+  'browser.capacity': {
+    id: 'browser.capacity',
+    method: 'GET',
+    path: '/v1/browser/capacity',
+    pathParams: [],
+    response: BrowserCapacitySchema,
+    rateGroup: 'browser',
+  },
   'browser.sessions.list': {
     id: 'browser.sessions.list',
     method: 'GET',
@@ -161,6 +181,92 @@ export const ROUTES = {
     pathParams: ['session_id'],
     response: null,
     websocket: true,
+    rateGroup: 'browser',
+  },
+  'browser.contexts.create': {
+    id: 'browser.contexts.create',
+    method: 'POST',
+    path: '/v1/browser/contexts',
+    pathParams: [],
+    body: BrowserContextCreateRequestSchema,
+    response: BrowserContextSchema,
+    rateGroup: 'browser',
+  },
+  'browser.contexts.list': {
+    id: 'browser.contexts.list',
+    method: 'GET',
+    path: '/v1/browser/contexts',
+    pathParams: [],
+    response: BrowserContextListResponseSchema,
+    rateGroup: 'browser',
+  },
+  'browser.contexts.get': {
+    id: 'browser.contexts.get',
+    method: 'GET',
+    path: '/v1/browser/contexts/{context_id}',
+    pathParams: ['context_id'],
+    response: BrowserContextSchema,
+    rateGroup: 'browser',
+  },
+  'browser.contexts.delete': {
+    id: 'browser.contexts.delete',
+    method: 'DELETE',
+    path: '/v1/browser/contexts/{context_id}',
+    pathParams: ['context_id'],
+    response: null,
+    status: 204,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.downloads.list': {
+    id: 'browser.sessions.downloads.list',
+    method: 'GET',
+    path: '/v1/browser/sessions/{session_id}/downloads',
+    pathParams: ['session_id'],
+    response: BrowserDownloadListResponseSchema,
+    rateGroup: 'browser',
+  },
+  /** The file's bytes (`application/octet-stream`), not JSON. */
+  'browser.sessions.downloads.get': {
+    id: 'browser.sessions.downloads.get',
+    method: 'GET',
+    path: '/v1/browser/sessions/{session_id}/downloads/{name}',
+    pathParams: ['session_id', 'name'],
+    response: null,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.uploads.create': {
+    id: 'browser.sessions.uploads.create',
+    method: 'POST',
+    path: '/v1/browser/sessions/{session_id}/uploads',
+    pathParams: ['session_id'],
+    body: BrowserUploadRequestSchema,
+    response: BrowserUploadSchema,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.recording.get': {
+    id: 'browser.sessions.recording.get',
+    method: 'GET',
+    path: '/v1/browser/sessions/{session_id}/recording',
+    pathParams: ['session_id'],
+    response: BrowserRecordingSchema,
+    rateGroup: 'browser',
+  },
+  /** The self-contained replay page (`text/html`), not JSON. */
+  'browser.sessions.recording.html': {
+    id: 'browser.sessions.recording.html',
+    method: 'GET',
+    path: '/v1/browser/sessions/{session_id}/recording.html',
+    pathParams: ['session_id'],
+    response: null,
+    rateGroup: 'browser',
+  },
+  'browser.sessions.recording.delete': {
+    id: 'browser.sessions.recording.delete',
+    method: 'DELETE',
+    path: '/v1/browser/sessions/{session_id}/recording',
+    pathParams: ['session_id'],
+    response: null,
+    status: 204,
     rateGroup: 'browser',
   },
 } as const satisfies Record<string, RouteDef>;

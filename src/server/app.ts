@@ -8,12 +8,19 @@ import type { AppEnv, ServerContext } from './context.js';
 import { HttpError, ValidationHttpError } from './http-error.js';
 import type { RateGroup } from './options.js';
 import type { RateLimiter } from './rate-limit.js';
+import { LIVE_VIEW_PATH } from './routes/browser-live.js';
+import { RECORDING_PAGE_PATH } from './routes/browser-recording.js';
 
 /** Adds a resource's handlers to the app. */
 export type RouteRegistrar = (app: Hono<AppEnv>) => void;
 
 /** Paths served without a bearer header: signed links a browser opens (see routes/docs.ts). */
 const PUBLIC_PREFIXES = ['/docs/'];
+/**
+ * Paths that check their own credentials instead: the live view's token (routes/browser-live.ts)
+ * and the replay page's signed link or bearer key (routes/browser-recording.ts).
+ */
+const PUBLIC_PATTERNS = [LIVE_VIEW_PATH, RECORDING_PAGE_PATH];
 
 interface CompiledRoute {
   method: string;
@@ -28,7 +35,9 @@ const compiled: CompiledRoute[] = Object.values(ROUTES).map((route) => ({
 }));
 
 function rateGroupOf(method: string, path: string): RateGroup | undefined {
-  return compiled.find((r) => r.method === method && r.pattern.test(path))?.group;
+  // The `/v1/chat/completions` alias shares the chat bucket.
+  const canonical = path.startsWith('/v1/chat/') ? path.slice('/v1'.length) : path;
+  return compiled.find((r) => r.method === method && r.pattern.test(canonical))?.group;
 }
 
 /**
@@ -68,6 +77,7 @@ export function createApp(
 
   app.use('*', async (c, next) => {
     if (PUBLIC_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
+    if (PUBLIC_PATTERNS.some((p) => p.test(c.req.path))) return next();
     const result = ctx.auth.authenticateHeader(c.req.header('authorization'));
     if (!result.ok) throw new HttpError(401, result.message, { code: 'invalid_api_key' });
     c.set('principal', result.principal);

@@ -19,6 +19,14 @@ export const DEFAULTS = {
   lowWaterBytes: 1024 * 1024,
   /** How long the browser may take to accept the relay's connection. */
   upstreamTimeoutMs: 10_000,
+  /** How often each side of a relayed connection is pinged (WebSocket ping). */
+  pingIntervalMs: 2_500,
+  /**
+   * A side heard nothing from (no frame, no pong, no progress reading) for this long is gone: a
+   * client whose network was cut without a close. Its connection is cut, and the session's idle
+   * timeout counts from when it was last heard, so it ends within idle timeout + this + one ping.
+   */
+  silentAfterMs: 7_500,
 } as const;
 
 const CDP_PATH = /^\/v1\/browser\/sessions\/([^/]+)\/cdp\/?$/;
@@ -37,6 +45,12 @@ export interface CdpProxy {
  * relays frames (text and binary, message boundaries kept, backpressure honoured) to that session's
  * browser. Refusals are plain HTTP answers (401, 404, 502) with the error body; any other upgrade
  * path is a 404. Neither the key nor the token is ever logged.
+ *
+ * Liveness: both sides are pinged every `pingIntervalMs`; a side silent for `silentAfterMs` is
+ * cut, and a silent client's session counts its idle time from when it was last heard (a network
+ * that vanished without a close must not hold a browser until `max_duration_s`). The session
+ * outlives the connection for its idle timeout, so a client may reconnect to the same `cdp_url`
+ * and find its pages as it left them.
  */
 export function attachCdpProxy(
   server: http.Server,
@@ -118,10 +132,14 @@ export function attachCdpProxy(
         return;
       }
       open.add(client);
-      relay(client, upstream);
+      relay(client, upstream, verdict.downloadPath);
+      const beat = heartbeat(client, upstream, ctx.clock, (side) =>
+        ctx.logger.info('CDP peer went silent; connection cut', { sessionId: id, side }),
+      );
       client.once('close', () => {
         open.delete(client);
-        release();
+        beat.stop();
+        release(beat.clientLastSeen());
       });
       ctx.logger.debug('CDP client connected', { sessionId: id });
     });
@@ -155,9 +173,65 @@ function connectUpstream(endpoint: string): Promise<WebSocket> {
   });
 }
 
-/** Relays both ways; closing either side closes the other with the same code when it may be sent. */
-function relay(a: WebSocket, b: WebSocket): void {
-  forward(a, b);
+/**
+ * Pings both sides every `pingIntervalMs`; a side silent for `silentAfterMs` is terminated (the
+ * relay then closes the other). A side counts as heard while it sends frames or pongs, while we
+ * hold it paused for backpressure, or while it drains what we queued for it (a slow reader of a
+ * large screenshot is alive even if its pong waits behind the data).
+ */
+function heartbeat(
+  client: WebSocket,
+  upstream: WebSocket,
+  clock: () => number,
+  onSilent: (side: 'client' | 'browser') => void,
+): { stop(): void; clientLastSeen(): number | undefined } {
+  // Silence is measured in real time (a network does not follow an injected clock); only the
+  // moment handed to the session is translated into the server's clock.
+  const sides = [client, upstream].map((ws) => ({ ws, seen: Date.now(), buffered: 0 }));
+  let clientSilent = false;
+  for (const side of sides) {
+    const heard = (): void => void (side.seen = Date.now());
+    side.ws.on('pong', heard);
+    side.ws.on('ping', heard);
+    side.ws.on('message', heard);
+  }
+  const timer = setInterval(() => {
+    const now = Date.now();
+    for (const side of sides) {
+      const { ws } = side;
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      if (ws.isPaused || ws.bufferedAmount < side.buffered) side.seen = now;
+      side.buffered = ws.bufferedAmount;
+      if (now - side.seen > DEFAULTS.silentAfterMs) {
+        if (ws === client) clientSilent = true;
+        onSilent(ws === client ? 'client' : 'browser');
+        ws.terminate();
+        continue;
+      }
+      ws.ping();
+    }
+  }, DEFAULTS.pingIntervalMs);
+  timer.unref();
+  return {
+    stop: () => clearInterval(timer),
+    // A client that closed (or whose socket broke) was there until then; only one found silent
+    // has been idle since it was last heard.
+    clientLastSeen: () =>
+      clientSilent ? clock() - Math.max(0, Date.now() - sides[0]!.seen) : undefined,
+  };
+}
+
+/**
+ * Relays both ways; closing either side closes the other with the same code when it may be sent.
+ * With `downloadPath`, a client's `Browser.setDownloadBehavior` is pointed at the session's
+ * download folder (its own path names a folder on its machine, not the browser's).
+ */
+function relay(a: WebSocket, b: WebSocket, downloadPath?: string): void {
+  forward(
+    a,
+    b,
+    downloadPath === undefined ? undefined : (data) => pinDownloads(data, downloadPath),
+  );
   forward(b, a);
   a.on('close', (code, reason) => closePeer(b, code, reason));
   b.on('close', (code, reason) => closePeer(a, code, reason));
@@ -166,15 +240,40 @@ function relay(a: WebSocket, b: WebSocket): void {
   b.on('error', () => b.terminate());
 }
 
-function forward(from: WebSocket, to: WebSocket): void {
+function forward(from: WebSocket, to: WebSocket, rewrite?: (text: RawData) => RawData): void {
   from.on('message', (data: RawData, isBinary: boolean) => {
     if (to.readyState !== WebSocket.OPEN) return;
-    to.send(data, { binary: isBinary }, () => {
+    to.send(rewrite && !isBinary ? rewrite(data) : data, { binary: isBinary }, () => {
       if (from.isPaused && to.bufferedAmount < DEFAULTS.lowWaterBytes) from.resume();
     });
     // A slow reader on one side must not make us buffer without bound: stop reading the other.
     if (!from.isPaused && to.bufferedAmount > DEFAULTS.highWaterBytes) from.pause();
   });
+}
+
+const SET_DOWNLOAD_BEHAVIOR = Buffer.from('"Browser.setDownloadBehavior"');
+
+/** Rewrites a `Browser.setDownloadBehavior` command to save into `downloadPath`, named by guid. */
+function pinDownloads(data: RawData, downloadPath: string): RawData {
+  const buffer = Array.isArray(data)
+    ? Buffer.concat(data)
+    : Buffer.isBuffer(data)
+      ? data
+      : Buffer.from(data);
+  // Cheap test first: every other CDP message passes through untouched and unparsed.
+  if (buffer.indexOf(SET_DOWNLOAD_BEHAVIOR) === -1) return data;
+  let message: { method?: unknown; params?: Record<string, unknown> };
+  try {
+    message = JSON.parse(buffer.toString('utf8')) as typeof message;
+  } catch {
+    return data;
+  }
+  const params = message.params;
+  if (message.method !== 'Browser.setDownloadBehavior' || !params || params.behavior === 'deny')
+    return data;
+  return Buffer.from(
+    JSON.stringify({ ...message, params: { ...params, behavior: 'allowAndName', downloadPath } }),
+  );
 }
 
 function closePeer(peer: WebSocket, code: number, reason: Buffer): void {

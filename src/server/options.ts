@@ -18,7 +18,8 @@ export type ApiKeyInput = string | { key: string; userId: string };
  * `SVC_HOST`, `SVC_PORT`, `SVC_DATA_DIR`, `SVC_API_KEY` (comma-separated keys, all active at once),
  * `SVC_CHROME_PATH`, `SVC_LOG_LEVEL`, `SVC_MAX_SESSIONS`, `SVC_LLM_BASE_URL` (+ `SVC_LLM_API_KEY`,
  * `SVC_LLM_MODEL`: answers written by that OpenAI-compatible model from the retrieved sources),
- * `SVC_EMBED_BASE_URL` (+ `SVC_EMBED_API_KEY`, `SVC_EMBED_MODEL`: embeddings from that endpoint).
+ * `SVC_EMBED_BASE_URL` (+ `SVC_EMBED_API_KEY`, `SVC_EMBED_MODEL`: embeddings from that endpoint),
+ * `SVC_EMBEDDER` (`auto` or `hashing`: the local embedding model, see `localEmbedder`).
  */
 export interface ServerOptions {
   /** Interface to bind. Anything but loopback needs `allowRemote: true`. @default '127.0.0.1' */
@@ -47,10 +48,22 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Async job workers. @default 2 */
   jobConcurrency?: number;
+  /**
+   * How long a session recording (`record: true`) is kept after its session ends; older ones are
+   * deleted. @default 604_800_000 (7 days)
+   */
+  recordingRetentionMs?: number;
+  /** Size cap of one recording; past it recording stops and it is marked truncated. @default 50 MiB */
+  maxRecordingBytes?: number;
   /** Answer with an OpenAI-compatible chat model instead of the extractive composer. @default SVC_LLM_* */
   llm?: LlmConfig;
   /** Embed with an OpenAI-compatible endpoint instead of the local model. @default SVC_EMBED_* */
   embedRemote?: RemoteEmbedderConfig;
+  /**
+   * Local embedding model: `auto` runs the sentence encoder when its package is installed (else the
+   * hashing model); `hashing` always runs the deterministic hashing model. @default 'auto' (or SVC_EMBEDDER)
+   */
+  localEmbedder?: 'auto' | 'hashing';
   logger?: Logger;
   /** @default 'info' (or SVC_LOG_LEVEL) */
   logLevel?: LogLevel;
@@ -73,8 +86,11 @@ export interface ServerConfig {
   rateLimits: Record<RateGroup, number>;
   maxBodyBytes: number;
   jobConcurrency: number;
+  recordingRetentionMs: number;
+  maxRecordingBytes: number;
   llm: LlmConfig | undefined;
   embedRemote: RemoteEmbedderConfig | undefined;
+  localEmbedder: 'auto' | 'hashing';
   logLevel: LogLevel;
 }
 
@@ -90,6 +106,9 @@ export const DEFAULTS = {
   rateLimits: { chat: 50, async: 600, search: 600, embeddings: 600, browser: 600, auth: 600 },
   maxBodyBytes: 10 * 1024 * 1024,
   jobConcurrency: 2,
+  recordingRetentionMs: 7 * 24 * 3_600_000,
+  maxRecordingBytes: 50 * 1024 * 1024,
+  localEmbedder: 'auto',
   logLevel: 'info',
 } as const satisfies Partial<ServerConfig>;
 
@@ -131,8 +150,14 @@ export function resolveServerOptions(
     rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     jobConcurrency: options.jobConcurrency ?? DEFAULTS.jobConcurrency,
+    recordingRetentionMs: options.recordingRetentionMs ?? DEFAULTS.recordingRetentionMs,
+    maxRecordingBytes: options.maxRecordingBytes ?? DEFAULTS.maxRecordingBytes,
     llm: options.llm ?? llmConfigFromEnv(env),
     embedRemote: options.embedRemote ?? readEmbedderEnv(env),
+    localEmbedder:
+      options.localEmbedder ??
+      ((env.SVC_EMBEDDER || undefined) as ServerConfig['localEmbedder'] | undefined) ??
+      DEFAULTS.localEmbedder,
     logLevel:
       options.logLevel ??
       (env.SVC_LOG_LEVEL as ServerConfig['logLevel'] | undefined) ??
@@ -140,6 +165,11 @@ export function resolveServerOptions(
   };
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
     throw new Error(`port: expected an integer from 0 to 65535, got ${config.port}`);
+  }
+  if (config.localEmbedder !== 'auto' && config.localEmbedder !== 'hashing') {
+    throw new Error(
+      `localEmbedder (SVC_EMBEDDER): expected auto or hashing, got ${String(config.localEmbedder)}`,
+    );
   }
   if (!isLoopback(config.host) && !config.allowRemote) {
     throw new Error(
@@ -150,6 +180,8 @@ export function resolveServerOptions(
     ['maxSessions', config.maxSessions],
     ['warmPoolSize', config.warmPoolSize],
     ['jobConcurrency', config.jobConcurrency],
+    ['recordingRetentionMs', config.recordingRetentionMs],
+    ['maxRecordingBytes', config.maxRecordingBytes],
   ] as const) {
     if (!Number.isInteger(value) || value < (name === 'warmPoolSize' ? 0 : 1)) {
       throw new Error(`${name}: expected a positive integer, got ${value}`);

@@ -28,6 +28,7 @@ export type {
   SessionLostEvent,
   SessionManagerEvents,
   SessionReconnectedEvent,
+  SessionReconnectingEvent,
   SessionRecord,
   SessionWarningEvent,
   Viewport,

@@ -143,3 +143,35 @@ export function checkDriver(value: unknown): DriverName {
   }
   return value;
 }
+
+/**
+ * Checks the create options only the svc service provides (`record`, `liveView`).
+ * @throws SvcError naming the option when its value is invalid, or the provider is not `api`
+ */
+export function checkServiceOptions(
+  options: { record?: unknown; liveView?: unknown },
+  provider: string,
+): void {
+  if (options.record !== undefined && typeof options.record !== 'boolean') {
+    throw new SvcError(
+      `Invalid option record: expected true or false, got ${JSON.stringify(options.record)}`,
+    );
+  }
+  if (
+    options.liveView !== undefined &&
+    options.liveView !== 'interactive' &&
+    options.liveView !== 'read-only'
+  ) {
+    throw new SvcError(
+      `Invalid option liveView: expected 'interactive' or 'read-only', got ${JSON.stringify(options.liveView)}`,
+    );
+  }
+  for (const name of ['record', 'liveView'] as const) {
+    const asked = name === 'record' ? options.record === true : options.liveView !== undefined;
+    if (asked && provider !== 'api') {
+      throw new SvcError(
+        `Invalid option ${name}: recordings and live views are made by the svc service (the api provider), not by the ${provider} provider`,
+      );
+    }
+  }
+}

@@ -6,7 +6,14 @@ import { attachPuppeteer } from './attach/puppeteer.js';
 import type { Attachment } from './attach/attachment.js';
 import { registerExitParticipant } from './exit-hooks.js';
 import type { ExitParticipant } from './exit-hooks.js';
-import { DEFAULTS, checkDriver, checkMs, readSessionEnv, selectProvider } from './options.js';
+import {
+  DEFAULTS,
+  checkDriver,
+  checkMs,
+  checkServiceOptions,
+  readSessionEnv,
+  selectProvider,
+} from './options.js';
 import type { SessionManagerOptions } from './options.js';
 import { SessionPool } from './pool.js';
 import type { PoolOptions } from './pool.js';
@@ -24,8 +31,10 @@ import type { CreateSessionOptions, DriverName, SessionManagerEvents } from './t
  * Puppeteer over CDP, and releases them: on `release()`, at the end of `withSession()`, on
  * `releaseAll()`/`close()`, and on process exit, SIGINT, SIGTERM and uncaught errors.
  *
- * Events: `session-lost`, `session-reconnected`, `reconnect-failed`, `session-released`, `warning`
- * (see {@link SessionManagerEvents}).
+ * Events: `session-lost`, `reconnecting` (each attempt), `session-reconnected` / `reconnected`,
+ * `reconnect-failed`, `session-released`, `warning` (see {@link SessionManagerEvents}). A dropped
+ * CDP socket of a session the provider still runs is reattached by itself, with backoff, to the
+ * same browser: its pages are found as they were left.
  * @throws SvcError at construction when an option (or `SVC_SESSION_PROVIDER`) is invalid, or the
  * `api` provider has no API key / base URL
  * @example
@@ -98,6 +107,11 @@ export class SessionManager<
     options: CreateSessionOptions<D> = {},
   ): Promise<Session<D>> {
     this.#assertOpen();
+    if (options.context !== undefined && this.provider.name !== 'api')
+      throw new SvcError(
+        `Invalid option context: saved contexts are kept by the svc service (the api provider), not by the ${this.provider.name} provider`,
+      );
+    checkServiceOptions(options, this.provider.name);
     const driver = checkDriver(options.driver ?? this.driver) as D;
     const timeout = checkMs('timeout', options.timeout ?? this.#connectTimeout);
     const started = Date.now();
@@ -109,6 +123,9 @@ export class SessionManager<
         userAgent: options.userAgent,
         idleTimeout: options.idleTimeout ?? this.#idleTimeout,
         maxDuration: options.maxDuration,
+        context: options.context,
+        record: options.record,
+        liveView: options.liveView,
       }),
       timeout,
       `Creating a ${this.provider.name} session`,
@@ -255,7 +272,11 @@ export class SessionManager<
   #hooks(lease: ProviderLease): SessionHooks {
     return {
       lost: (event) => this.emit('session-lost', event),
-      reconnected: (event) => this.emit('session-reconnected', event),
+      reconnecting: (event) => this.emit('reconnecting', event),
+      reconnected: (event) => {
+        this.emit('session-reconnected', event);
+        this.emit('reconnected', event);
+      },
       reconnectFailed: (event) => this.emit('reconnect-failed', event),
       warning: (event) => this.emit('warning', event),
       released: (session) => {

@@ -13,6 +13,7 @@ import type {
   SessionLostEvent,
   SessionRecord,
   SessionReconnectedEvent,
+  SessionReconnectingEvent,
   SessionWarningEvent,
 } from './types.js';
 
@@ -29,6 +30,7 @@ export interface ReconnectOptions {
 /** How a session talks back to its manager. Internal. */
 export interface SessionHooks {
   lost(event: SessionLostEvent): void;
+  reconnecting(event: SessionReconnectingEvent): void;
   reconnected(event: SessionReconnectedEvent): void;
   reconnectFailed(event: { sessionId: string; error: SessionError }): void;
   released(session: Session): void;
@@ -206,7 +208,9 @@ export class Session<D extends DriverName = DriverName> {
     const options = this.#init.reconnect as ReconnectOptions;
     let lastError: unknown;
     for (let attempt = 0; attempt < options.retries; attempt++) {
-      await sleep(backoff(attempt, options.minDelay, options.maxDelay));
+      const delay = backoff(attempt, options.minDelay, options.maxDelay);
+      this.#init.hooks.reconnecting({ sessionId: this.id, attempt: attempt + 1, delay });
+      await sleep(delay);
       if (this.#releasing) return;
       const state = await this.#probe();
       if (state !== 'running') {

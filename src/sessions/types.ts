@@ -53,6 +53,22 @@ export interface CreateSessionOptions<D extends DriverName = DriverName> {
   idleTimeout?: number | undefined;
   /** `api` only: the service ends the session after this many ms whatever happens. @default the service's */
   maxDuration?: number | undefined;
+  /**
+   * `api` only: start from saved context `id` (cookies, localStorage, IndexedDB; see
+   * `client.browser.contexts`); with `persist: true` the service saves the session's state back
+   * into it when the session is released or expires.
+   */
+  context?: { id: string; persist?: boolean | undefined } | undefined;
+  /**
+   * `api` only: the service records the session (rrweb); the record's `recording_url` is its replay
+   * page, and `client.browser.sessions.recording` reads it, also after release. @default false
+   */
+  record?: boolean | undefined;
+  /**
+   * `api` only: what a person holding the record's `live_url` may do: `interactive` (click, scroll,
+   * type) or `read-only` (watch). @default the service's ('interactive')
+   */
+  liveView?: 'interactive' | 'read-only' | undefined;
 }
 
 /** What `session-lost` listeners and the `onLost` option receive. */
@@ -73,6 +89,15 @@ export interface SessionReconnectedEvent {
   attempts: number;
 }
 
+/** What `reconnecting` listeners receive: one attempt about to start, after `delay` ms. */
+export interface SessionReconnectingEvent {
+  sessionId: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Backoff before this attempt, in ms. */
+  delay: number;
+}
+
 /** What `warning` listeners receive: a problem the manager handled and went on (nothing leaked). */
 export interface SessionWarningEvent {
   sessionId: string | undefined;
@@ -86,6 +111,10 @@ export interface SessionManagerEvents {
   'session-lost': [event: SessionLostEvent];
   /** A lost session whose browser was still running is attached again. */
   'session-reconnected': [event: SessionReconnectedEvent];
+  /** A reconnect attempt is about to start (after its backoff), once per attempt. */
+  reconnecting: [event: SessionReconnectingEvent];
+  /** The same moment as `session-reconnected`: the page is usable again, as it was left. */
+  reconnected: [event: SessionReconnectedEvent];
   /** Reconnecting gave up; `error` says why. The session stays lost: release or replace it. */
   'reconnect-failed': [event: { sessionId: string; error: SessionError }];
   /** A session was released (by you, `releaseAll`, `close`, or process exit handling). */

@@ -1,15 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import type {
+  BrowserCapacity,
   BrowserSession,
   BrowserSessionCreateRequest,
   BrowserSessionListResponse,
 } from '../../protocol/index.js';
 import type { RequestOptions } from '../transport.js';
+import { Contexts } from './browser-contexts.js';
+import { Downloads, Uploads } from './browser-files.js';
+import { Recording } from './browser-recordings.js';
 import { APIResource } from './resource.js';
 
 /** `client.browser.sessions`: remote browsers for CDP automation. */
 export class Sessions extends APIResource {
+  /** Files the session's browser downloaded. */
+  readonly downloads: Downloads = new Downloads(this.client);
+  /** Files put beside the session's browser for its file inputs. */
+  readonly uploads: Uploads = new Uploads(this.client);
+  /** The recording of a session created with `record: true` (kept after the session ends). */
+  readonly recording: Recording = new Recording(this.client);
+
   /**
    * Start a browser session; `{}` is a valid body. Always `delete()` what you create.
+   *
+   * Retry-safe: each call sends an `Idempotency-Key` (a fresh UUID, or yours in
+   * `options.headers['idempotency-key']`) that its own retries reuse, so a create whose answer was
+   * lost (dropped connection, timeout) returns the session it started instead of a second one.
    * @throws {ValidationError} when `params` break the request schema (nothing is sent).
    * @throws {APIError} per status; {@link ResponseShapeError} when a 2xx breaks the contract.
    * @example
@@ -20,7 +36,18 @@ export class Sessions extends APIResource {
     params: BrowserSessionCreateRequest = {},
     options: RequestOptions = {},
   ): Promise<BrowserSession> {
-    return this.client.call<BrowserSession>('browser.sessions.create', { body: params }, options);
+    const given = Object.entries(options.headers ?? {}).some(
+      ([name]) => name.toLowerCase() === 'idempotency-key',
+    );
+    // One key per logical create: the transport resends these same headers on every retry.
+    const headers = given
+      ? options.headers
+      : { ...options.headers, 'idempotency-key': randomUUID() };
+    return this.client.call<BrowserSession>(
+      'browser.sessions.create',
+      { body: params },
+      { ...options, headers },
+    );
   }
 
   /**
@@ -70,4 +97,18 @@ export class Sessions extends APIResource {
 /** `client.browser`. */
 export class Browser extends APIResource {
   readonly sessions: Sessions = new Sessions(this.client);
+
+  /**
+   * The server's browser capacity: `{running, limit, queued, available}`; `available` is how many
+   * creates would be accepted now (past it a create answers 429 with `Retry-After`). A method of
+   * `client.browser` because the route is `GET /v1/browser/capacity`: the method path mirrors the
+   * URL path, as `client.browser.sessions.*` mirrors `/v1/browser/sessions`.
+   * @example
+   * const { available } = await client.browser.capacity();
+   */
+  capacity(options: RequestOptions = {}): Promise<BrowserCapacity> {
+    return this.client.call<BrowserCapacity>('browser.capacity', {}, options);
+  }
+  /** Saved browser contexts sessions start from. */
+  readonly contexts: Contexts = new Contexts(this.client);
 }

@@ -67,6 +67,13 @@ export class ApiProvider implements SessionProvider {
       body.idle_timeout_s = Math.max(5, Math.ceil(params.idleTimeout / 1000));
     if (params.maxDuration !== undefined)
       body.max_duration_s = Math.max(10, Math.ceil(params.maxDuration / 1000));
+    if (params.context !== undefined)
+      body.context = {
+        id: params.context.id,
+        ...(params.context.persist !== undefined && { persist: params.context.persist }),
+      };
+    if (params.record !== undefined) body.record = params.record;
+    if (params.liveView !== undefined) body.live_view = params.liveView;
     const record = await this.client.browser.sessions.create(body, { timeout: params.timeout });
     const sessions = this.client.browser.sessions;
     const wsEndpoint = sessions.cdpUrl(record);

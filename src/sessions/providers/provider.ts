@@ -10,6 +10,12 @@ export interface AcquireParams {
   timeout: number;
   idleTimeout?: number | undefined;
   maxDuration?: number | undefined;
+  /** `api` only: saved context to start from (see `CreateSessionOptions.context`). */
+  context?: { id: string; persist?: boolean | undefined } | undefined;
+  /** `api` only: record the session (see `CreateSessionOptions.record`). */
+  record?: boolean | undefined;
+  /** `api` only: what the live view allows (see `CreateSessionOptions.liveView`). */
+  liveView?: 'interactive' | 'read-only' | undefined;
 }
 
 /**

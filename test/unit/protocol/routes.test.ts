@@ -24,10 +24,21 @@ describe('route table', () => {
       'POST /v1/contextualizedembeddings',
       'POST /revoke_auth_token',
       'POST /v1/browser/sessions',
+      'GET /v1/browser/capacity',
       'GET /v1/browser/sessions',
       'GET /v1/browser/sessions/{session_id}',
       'DELETE /v1/browser/sessions/{session_id}',
       'GET /v1/browser/sessions/{session_id}/cdp',
+      'POST /v1/browser/contexts',
+      'GET /v1/browser/contexts',
+      'GET /v1/browser/contexts/{context_id}',
+      'DELETE /v1/browser/contexts/{context_id}',
+      'GET /v1/browser/sessions/{session_id}/downloads',
+      'GET /v1/browser/sessions/{session_id}/downloads/{name}',
+      'POST /v1/browser/sessions/{session_id}/uploads',
+      'GET /v1/browser/sessions/{session_id}/recording',
+      'GET /v1/browser/sessions/{session_id}/recording.html',
+      'DELETE /v1/browser/sessions/{session_id}/recording',
     ]);
     for (const [id, r] of Object.entries(ROUTES)) {
       expect(r.id).toBe(id);

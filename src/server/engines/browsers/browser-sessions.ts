@@ -1,12 +1,26 @@
 // Browser sessions: one Chromium process per session, a warm pool, timers, and cleanup.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ChromiumNotFoundError, findChromium } from '../../../chromium.js';
+import {
+  canRestorePriority,
+  ChromiumNotFoundError,
+  findChromium,
+  reniceTree,
+} from '../../../chromium.js';
 import type { Principal, ServerContext } from '../../context.js';
 import { HttpError } from '../../http-error.js';
 import { disposeBrowser, launchBrowser, removeProfile, renderRecord } from './browser.js';
 import type { Browser, Viewport } from './browser.js';
+import { BrowserContexts } from './contexts.js';
+import type { ContextLease } from './contexts.js';
+import { writeProfile } from './contexts-archive.js';
+import { linkSession, saveContextAndDispose } from './contexts-lifecycle.js';
+import type { CdpConnection } from './files/cdp-connection.js';
+import { removeOrphans, SessionFiles } from './files/session-files.js';
+import { checkIdempotencyKey, hashParams, IdempotencyKeys, keyReusedError } from './idempotency.js';
+import { LiveViews } from './live/live-views.js';
 import { reapLeftovers } from './reaper.js';
+import { Recordings } from './recording/recordings.js';
 import { SessionStore } from './store.js';
 import type { SessionRow, SessionStatus } from './store.js';
 import { hashToken, newConnectToken, tokenMatches } from './token.js';
@@ -18,13 +32,41 @@ import type {
   CreateSessionParams,
 } from './types.js';
 import { WarmPool } from './warm-pool.js';
+import type { LaunchReason } from './warm-pool.js';
 
 /** Defaults of the browser engine. */
 export const DEFAULTS = {
   endedRetentionMs: 600_000,
   /** Longest delay `setTimeout` accepts. */
   maxTimerMs: 2 ** 31 - 1,
+  /**
+   * Nice value of pool refills, so they never take CPU from a session being served (weight 36
+   * against 1024 at 0: a refill runs on idle CPU). Not 10, which Chromium uses for its own
+   * background threads: those keep it when the browser is promoted.
+   */
+  refillNiceness: 15,
 } as const;
+
+/** Figures for schedulers and load balancers (`GET /v1/browser/capacity`). */
+export interface BrowserCapacity {
+  /** Sessions running now. */
+  running: number;
+  /** `maxSessions`: running sessions allowed at once. */
+  limit: number;
+  /** Creates accepted and waiting for their browser to start. */
+  queued: number;
+  /** Creates that would be accepted now: `limit - running - queued`, never below 0. */
+  available: number;
+}
+
+/** Options of {@link BrowserSessions.create}. */
+export interface CreateSessionOptions {
+  /**
+   * The `Idempotency-Key` of the request: the same key of the same user within 24 h returns the
+   * same session, and duplicates in flight share one create.
+   */
+  idempotencyKey?: string | undefined;
+}
 
 interface Live {
   id: string;
@@ -39,6 +81,12 @@ interface Live {
   idleTimer?: NodeJS.Timeout;
   maxTimer?: NodeJS.Timeout;
   ending: boolean;
+  /** The server's own CDP connection to the browser (downloads, cookies). */
+  cdp: CdpConnection | undefined;
+  files: SessionFiles;
+  context: { lease: ContextLease; persist: boolean } | undefined;
+  /** Set while the session's context is being saved. */
+  saved?: Promise<void>;
 }
 
 /**
@@ -52,11 +100,26 @@ interface Live {
 export class BrowserSessions {
   private readonly store: SessionStore;
   private readonly browsersDir: string;
+  /** Saved contexts (cookies, localStorage, IndexedDB) sessions start from. */
+  readonly contexts: BrowserContexts;
+  private readonly filesRoot: string;
+  private readonly endedFiles = new Map<string, SessionFiles>();
+  /** Server CDP links of warm browsers, made while they wait so a create does not pay for them. */
+  private readonly links = new Map<string, ReturnType<typeof linkSession>>();
   private readonly retentionMs: number;
   private readonly live = new Map<string, Live>();
+  /** The live view of each running session (`live_url`). */
+  readonly liveViews: LiveViews;
+  /** Recordings of sessions created with `record: true`; they outlive their session. */
+  readonly recordings: Recordings;
   private readonly processes = new Map<string, Browser>();
   private readonly disposals = new Set<Promise<void>>();
   private readonly pool: WarmPool<Browser>;
+  private readonly idempotency: IdempotencyKeys;
+  /** Refills may start niced only if a served browser can be brought back to nice 0. */
+  private readonly niceRefills = canRestorePriority();
+  /** Pids of niced pool launches not yet ready, raised when a create has to wait for them. */
+  private readonly nicedLaunches = new Set<number>();
   private creating = 0;
   private closed = false;
   private purgeTimer: NodeJS.Timeout | undefined;
@@ -67,31 +130,45 @@ export class BrowserSessions {
   ) {
     this.store = new SessionStore(ctx.db);
     this.browsersDir = path.join(ctx.config.dataDir, 'browsers');
+    this.contexts = new BrowserContexts(ctx);
+    this.liveViews = new LiveViews(ctx, (id, close) => this.attachClient(id, close));
+    this.recordings = new Recordings(ctx, {
+      retentionMs: ctx.config.recordingRetentionMs,
+      maxBytes: ctx.config.maxRecordingBytes,
+    });
+    this.filesRoot = path.join(ctx.config.dataDir, 'session-files');
     this.retentionMs = options.endedRetentionMs ?? DEFAULTS.endedRetentionMs;
+    this.idempotency = new IdempotencyKeys(ctx.db);
     this.pool = new WarmPool<Browser>(
       ctx.config.warmPoolSize,
-      () => this.launch(),
+      (reason) => this.launch(undefined, undefined, undefined, reason),
       (b) => this.dispose(b),
       ctx.logger,
+      {
+        busy: () => this.creating > 0,
+        boost: () => {
+          for (const pid of this.nicedLaunches) reniceTree(pid, DEFAULTS.refillNiceness, 0);
+        },
+      },
     );
   }
 
   /** Reaps what a crashed server left behind, then fills the warm pool. */
   async start(): Promise<void> {
     await mkdir(this.browsersDir, { recursive: true });
+    await mkdir(this.filesRoot, { recursive: true, mode: 0o700 });
+    await this.contexts.start();
+    await this.recordings.start();
     const reaped = await reapLeftovers(this.browsersDir);
     const failed = this.store.failRunning('server restarted', this.ctx.clock());
-    this.store.purge(this.ctx.clock() - this.retentionMs);
+    this.purge();
     if (reaped.killed || reaped.removed || failed) {
       this.ctx.logger.info('reaped browsers left by a previous server', {
         ...reaped,
         sessionsFailed: failed,
       });
     }
-    this.purgeTimer = setInterval(
-      () => this.store.purge(this.ctx.clock() - this.retentionMs),
-      60_000,
-    );
+    this.purgeTimer = setInterval(() => this.purge(), 60_000);
     this.purgeTimer.unref();
     try {
       await this.executable();
@@ -103,10 +180,63 @@ export class BrowserSessions {
   }
 
   /**
-   * Starts a session for `owner`: a warm browser when the params allow, else a fresh launch.
-   * @throws HttpError 429 (with `Retry-After`) past `maxSessions`; 503 when Chromium cannot start
+   * Starts a session for `owner`: a warm browser when the params allow, else a fresh launch. With
+   * an idempotency key, a key this user already used within 24 h returns that session as it is now
+   * (running, or ended while still readable) and starts no browser; duplicates in flight wait for
+   * the first one and get its session.
+   * @throws HttpError 429 (with `Retry-After`) past `maxSessions`; 503 when Chromium cannot start;
+   * ValidationHttpError 422 for a malformed key or a key reused with other params; HttpError 409
+   * when the key's session is no longer readable
    */
-  async create(owner: Principal, params: CreateSessionParams = {}): Promise<BrowserSessionRecord> {
+  async create(
+    owner: Principal,
+    params: CreateSessionParams = {},
+    options: CreateSessionOptions = {},
+  ): Promise<BrowserSessionRecord> {
+    if (options.idempotencyKey === undefined) return this.createNow(owner, params);
+    const key = checkIdempotencyKey(options.idempotencyKey);
+    const paramsHash = hashParams(params);
+    return this.idempotency.once(owner.userId, key, paramsHash, async () => {
+      const known = this.idempotency.find(owner.userId, key, this.ctx.clock());
+      if (known) {
+        if (known.paramsHash !== paramsHash) throw keyReusedError();
+        const row = this.store.get(
+          owner.userId,
+          known.sessionId,
+          this.ctx.clock() - this.retentionMs,
+        );
+        if (!row) {
+          throw new HttpError(
+            409,
+            `Idempotency-Key already created browser session ${known.sessionId}, which ended and is no longer readable; send a new key to start another session`,
+            { code: 'idempotency_key_used', headers: { 'x-should-retry': 'false' } },
+          );
+        }
+        return this.render(row);
+      }
+      const record = await this.createNow(owner, params);
+      this.idempotency.remember(owner.userId, key, paramsHash, record.session_id, this.ctx.clock());
+      return record;
+    });
+  }
+
+  /** The warm pool: browsers ready for the next creates, and launches under way. */
+  poolStats(): { ready: number; launching: number } {
+    return { ready: this.pool.readyCount, launching: this.pool.launchingCount };
+  }
+
+  /** Running sessions, the limit, creates under way, and how many more would be accepted now. */
+  capacity(): BrowserCapacity {
+    const running = this.live.size;
+    const limit = this.ctx.config.maxSessions;
+    const queued = this.creating;
+    return { running, limit, queued, available: Math.max(0, limit - running - queued) };
+  }
+
+  private async createNow(
+    owner: Principal,
+    params: CreateSessionParams,
+  ): Promise<BrowserSessionRecord> {
     if (this.closed)
       throw new HttpError(503, 'Browser sessions are shutting down', { code: 'shutting_down' });
     const max = this.ctx.config.maxSessions;
@@ -119,13 +249,26 @@ export class BrowserSessions {
       );
     }
     this.creating++;
+    let lease: ContextLease | undefined;
     let browser: Browser;
     try {
-      const custom = params.viewport || params.user_agent;
+      lease = params.context
+        ? await this.contexts.acquire(owner.userId, params.context.id)
+        : undefined;
+      const files = lease?.state?.files;
+      // A saved context lives in the profile, which must be filled before the browser starts:
+      // such a session never takes a warm browser.
+      const custom = params.viewport || params.user_agent || lease;
       browser = custom
-        ? await this.launch(params.viewport ?? undefined, params.user_agent ?? undefined)
-        : await this.pool.take();
+        ? await this.launch(
+            params.viewport ?? undefined,
+            params.user_agent ?? undefined,
+            files ? (dir) => writeProfile(dir, files) : undefined,
+          )
+        : this.promote(await this.pool.take());
     } catch (error) {
+      lease?.release();
+      if (error instanceof HttpError) throw error;
       const notFound = error instanceof ChromiumNotFoundError;
       throw new HttpError(503, `Could not start a browser: ${(error as Error).message}`, {
         code: notFound ? 'chromium_not_found' : 'browser_launch_failed',
@@ -135,11 +278,13 @@ export class BrowserSessions {
       this.creating--;
     }
     if (this.closed || !browser.alive()) {
+      lease?.release();
       this.track(this.dispose(browser));
       throw new HttpError(503, 'Could not start a browser: it exited before the session began', {
         code: 'browser_launch_failed',
       });
     }
+    const { cdp, files } = await this.prepare(browser, lease);
     const now = this.ctx.clock();
     const idleTimeoutMs =
       (params.idle_timeout_s ?? this.ctx.config.defaultIdleTimeoutMs / 1000) * 1000;
@@ -157,6 +302,9 @@ export class BrowserSessions {
       idleSince: now,
       clients: new Set(),
       ending: false,
+      cdp,
+      files,
+      context: lease ? { lease, persist: params.context?.persist === true } : undefined,
     };
     this.store.insert({
       id: live.id,
@@ -173,6 +321,7 @@ export class BrowserSessions {
       pid: browser.chromium.pid,
     });
     this.live.set(live.id, live);
+    this.liveViews.open(live.id, browser.chromium.wsEndpoint, params.live_view ?? 'interactive');
     if (maxDurationMs > 0) {
       live.maxTimer = setTimeout(
         () => this.end(live, 'expired', `max duration of ${maxDurationMs / 1000} s reached`),
@@ -181,6 +330,7 @@ export class BrowserSessions {
       live.maxTimer.unref();
     }
     this.armIdle(live);
+    if (params.record) await this.startRecording(live, now);
     this.ctx.logger.info('browser session created', {
       sessionId: live.id,
       userId: owner.userId,
@@ -203,14 +353,28 @@ export class BrowserSessions {
 
   /**
    * Stops a running session: SIGKILL reaches its browser's process group before this resolves; the
-   * exit and the profile removal finish in the background (`close()` waits for them). Deleting an
-   * ended session is a no-op.
+   * exit and the profile removal finish in the background (`close()` waits for them). A session
+   * started with `context.persist` resolves once its context is saved (the browser is shut down
+   * cleanly first, so its storage is on disk). Deleting an ended session is a no-op.
    * @throws HttpError 404 when the session is unknown or another user's
    */
   async delete(userId: string, id: string): Promise<void> {
     this.get(userId, id);
     const live = this.live.get(id);
-    if (live) this.end(live, 'stopped', 'deleted by the client');
+    if (live) await this.end(live, 'stopped', 'deleted by the client');
+  }
+
+  /**
+   * The files of a session of `userId` (running, or ended and still readable).
+   * @throws HttpError 404 when the session is unknown, another user's, or purged
+   */
+  filesOf(userId: string, id: string): { files: SessionFiles; running: boolean } {
+    this.get(userId, id);
+    const live = this.live.get(id);
+    if (live && !live.ending) return { files: live.files, running: true };
+    let files = live?.files ?? this.endedFiles.get(id);
+    if (!files) this.endedFiles.set(id, (files = new SessionFiles(this.filesRoot, id)));
+    return { files, running: false };
   }
 
   /** Checks an upgrade's credentials for session `id`: its connect token, or its owner's bearer key. */
@@ -248,23 +412,29 @@ export class BrowserSessions {
         message: `Browser session ${id} is not running (status ${row.status})`,
       };
     }
-    return { ok: true, wsEndpoint: live.browser.chromium.wsEndpoint };
+    return {
+      ok: true,
+      wsEndpoint: live.browser.chromium.wsEndpoint,
+      downloadPath: live.files.incomingDir,
+    };
   }
 
   /**
    * Registers a connected CDP client of session `id`; `close` is called when the session ends.
+   * The release function takes the time the client was last heard from: a client found dead by
+   * the proxy's heartbeat has been idle since then, not since it was found out.
    * @returns a release function, or undefined when the session is no longer running
    */
-  attachClient(id: string, close: () => void): (() => void) | undefined {
+  attachClient(id: string, close: () => void): ((lastSeen?: number) => void) | undefined {
     const live = this.live.get(id);
     if (!live || live.ending) return undefined;
     live.clients.add(close);
     live.idleSince = null;
     clearTimeout(live.idleTimer);
-    return () => {
+    return (lastSeen) => {
       if (!live.clients.delete(close) || live.ending) return;
       if (live.clients.size === 0) {
-        live.idleSince = this.ctx.clock();
+        live.idleSince = Math.min(lastSeen ?? Infinity, this.ctx.clock());
         this.armIdle(live);
       }
     };
@@ -285,7 +455,12 @@ export class BrowserSessions {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.purgeTimer);
-    for (const live of [...this.live.values()]) this.end(live, 'stopped', 'server shut down');
+    // Contexts are saved from cleanly shut-down browsers: wait for that before killing the rest.
+    await Promise.all(
+      [...this.live.values()].map((live) => this.end(live, 'stopped', 'server shut down')),
+    );
+    this.liveViews.closeAll();
+    await this.recordings.close();
     await this.pool.close();
     await Promise.all([...this.processes.values()].map((b) => this.dispose(b)));
     await Promise.all(this.disposals);
@@ -295,13 +470,28 @@ export class BrowserSessions {
     return this.ctx.config.chromePath ?? (await findChromium()).path;
   }
 
-  private async launch(viewport?: Viewport, userAgent?: string): Promise<Browser> {
-    const browser = await launchBrowser(
-      this.browsersDir,
-      await this.executable(),
+  /**
+   * `pooled`: a warm-pool launch, warmed up (first page rendered) before it is handed out; a
+   * refill starts niced when the nice value can be restored later (see {@link promote}).
+   */
+  private async launch(
+    viewport?: Viewport,
+    userAgent?: string,
+    seed?: (profileDir: string) => Promise<void>,
+    pooled?: LaunchReason,
+  ): Promise<Browser> {
+    const niced = pooled === 'refill' && this.niceRefills;
+    let spawned: number | undefined;
+    const browser = await launchBrowser(this.browsersDir, await this.executable(), {
       viewport,
       userAgent,
-    );
+      seed,
+      warm: pooled !== undefined,
+      niceness: niced ? DEFAULTS.refillNiceness : 0,
+      onSpawn: niced ? (pid) => this.nicedLaunches.add((spawned = pid)) : undefined,
+    }).finally(() => {
+      if (spawned !== undefined) this.nicedLaunches.delete(spawned);
+    });
     this.processes.set(browser.id, browser);
     browser.chromium.process.once('exit', (code, signal) => {
       this.processes.delete(browser.id);
@@ -313,6 +503,25 @@ export class BrowserSessions {
       this.onExit(browser, browser.chromium.process.exitCode, browser.chromium.process.signalCode);
     }
     if (this.closed) await this.dispose(browser);
+    else if (pooled !== undefined && browser.alive()) this.linkEarly(browser);
+    return browser;
+  }
+
+  private linkEarly(browser: Browser): void {
+    const link = linkSession(browser, this.filesRoot, undefined);
+    // Failures surface at create, which links again; nothing to handle here.
+    link.catch(() => undefined);
+    this.links.set(browser.id, link);
+    browser.chromium.process.once('exit', () => this.links.delete(browser.id));
+  }
+
+  /** A browser leaving the pool for a session runs at full priority from now on. */
+  private promote(browser: Browser): Browser {
+    if (this.niceRefills && !browser.chromium.renice(DEFAULTS.refillNiceness, 0)) {
+      this.ctx.logger.warn('could not restore the priority of a warm browser', {
+        sessionId: browser.id,
+      });
+    }
     return browser;
   }
 
@@ -331,24 +540,88 @@ export class BrowserSessions {
     }
   }
 
-  private end(live: Live, status: Exclude<SessionStatus, 'running'>, reason: string): void {
-    if (live.ending) return;
+  /** Ends a session; resolves once its context is saved (at once when there is none to save). */
+  private end(
+    live: Live,
+    status: Exclude<SessionStatus, 'running'>,
+    reason: string,
+  ): Promise<void> {
+    if (live.ending) return live.saved ?? Promise.resolve();
     live.ending = true;
     clearTimeout(live.idleTimer);
     clearTimeout(live.maxTimer);
     this.live.delete(live.id);
+    this.liveViews.close(live.id);
+    this.recordings.end(live.id);
+    this.endedFiles.set(live.id, live.files);
     this.store.end(live.id, status, reason, this.ctx.clock());
     for (const close of live.clients) close();
     live.clients.clear();
     this.ctx.logger.info('browser session ended', { sessionId: live.id, status, reason });
+    // A crashed browser's profile may be half-written: its context keeps the last good state.
+    if (live.context?.persist && status !== 'failed') {
+      live.saved = saveContextAndDispose(
+        live.browser,
+        live.cdp,
+        live.context.lease,
+        this.ctx.logger,
+      );
+      this.track(live.saved);
+      return live.saved;
+    }
+    live.context?.lease.release();
+    live.cdp?.close();
     // kill() sends SIGKILL before it first awaits: the browser is gone whatever happens next, so
     // callers need not wait for the exit and the profile removal (close() does).
     this.track(this.dispose(live.browser));
+    return Promise.resolve();
+  }
+
+  /**
+   * Links the server to a new session's browser (downloads, the context's cookies).
+   * @throws HttpError 503 when the browser does not answer (it is disposed, the context freed)
+   */
+  private async prepare(
+    browser: Browser,
+    lease: ContextLease | undefined,
+  ): Promise<{ cdp: CdpConnection; files: SessionFiles }> {
+    const early = this.links.get(browser.id);
+    this.links.delete(browser.id);
+    try {
+      // A warm browser is never started from a context (no lease): its early link is complete.
+      if (early && !lease)
+        return await early.catch(() => linkSession(browser, this.filesRoot, lease));
+      return await linkSession(browser, this.filesRoot, lease);
+    } catch (error) {
+      lease?.release();
+      this.track(this.dispose(browser));
+      throw new HttpError(503, `Could not start a browser: ${(error as Error).message}`, {
+        code: 'browser_launch_failed',
+        cause: error,
+      });
+    }
+  }
+
+  /** Drops ended records past retention, and the files of sessions no longer known. */
+  private purge(): void {
+    this.store.purge(this.ctx.clock() - this.retentionMs);
+    this.idempotency.purge(this.ctx.clock());
+    void removeOrphans(this.filesRoot, (id) => this.store.byId(id) !== undefined).then(
+      () => {
+        for (const id of this.endedFiles.keys())
+          if (!this.store.byId(id)) this.endedFiles.delete(id);
+      },
+      (error: unknown) =>
+        this.ctx.logger.warn('could not remove session files', {
+          error: (error as Error).message,
+        }),
+    );
   }
 
   private armIdle(live: Live): void {
     clearTimeout(live.idleTimer);
     if (live.clients.size > 0 || live.idleTimeoutMs <= 0) return;
+    const idleFor = live.idleSince === null ? 0 : Math.max(0, this.ctx.clock() - live.idleSince);
     live.idleTimer = setTimeout(
       () =>
         this.end(
@@ -356,7 +629,7 @@ export class BrowserSessions {
           'expired',
           `idle for ${live.idleTimeoutMs / 1000} s with no CDP client connected`,
         ),
-      Math.min(live.idleTimeoutMs, DEFAULTS.maxTimerMs),
+      Math.min(Math.max(0, live.idleTimeoutMs - idleFor), DEFAULTS.maxTimerMs),
     );
     live.idleTimer.unref();
   }
@@ -388,7 +661,37 @@ export class BrowserSessions {
 
   private render(row: SessionRow): BrowserSessionRecord {
     const live = this.live.get(row.id);
-    return renderRecord(row, this.ctx.baseUrl(), live && !live.ending ? live.token : undefined);
+    const running = live !== undefined && !live.ending;
+    const record = renderRecord(row, this.ctx.baseUrl(), running ? live.token : undefined);
+    const liveUrl = running ? this.liveViews.url(row.id) : undefined;
+    if (liveUrl) record.live_url = liveUrl;
+    if (this.recordings.exists(row.id, row.user_id))
+      record.recording_url = this.recordings.htmlUrl(row.id);
+    return record;
+  }
+
+  /**
+   * Starts recording a session that was just registered, before it is handed out. The recording's
+   * time 0 is the record's `created_at` (whole seconds), so a client computes a replay offset as
+   * `Date.now() - created_at * 1000` without any other field.
+   * @throws HttpError 503 when the recorder cannot attach (the session ends as `failed`)
+   */
+  private async startRecording(live: Live, createdAt: number): Promise<void> {
+    try {
+      await this.recordings.begin(
+        live.id,
+        live.userId,
+        live.browser.chromium.wsEndpoint,
+        Math.floor(createdAt / 1000) * 1000,
+      );
+    } catch (error) {
+      const message = (error as Error).message;
+      await this.end(live, 'failed', `recording could not start: ${message}`);
+      throw new HttpError(503, `Could not start recording the session: ${message}`, {
+        code: 'recording_failed',
+        cause: error,
+      });
+    }
   }
 }
 

@@ -7,4 +7,6 @@ export type {
   CreateSessionParams,
 } from './types.js';
 export type { SessionStatus } from './store.js';
+export type { BrowserCapacity, CreateSessionOptions } from './browser-sessions.js';
+export { IDEMPOTENCY } from './idempotency.js';
 export { reapLeftovers, processesUsing, PID_FILE } from './reaper.js';

@@ -7,6 +7,12 @@ export interface CreateSessionParams {
   viewport?: { width: number; height: number } | null | undefined;
   user_agent?: string | null | undefined;
   tags?: string[] | null | undefined;
+  /** Saved context to start from; `persist` saves the session's state back into it. */
+  context?: { id: string; persist?: boolean | undefined } | null | undefined;
+  /** Record the session with rrweb (see `recording/`). */
+  record?: boolean | null | undefined;
+  /** What the `live_url` viewer may do. @default 'interactive' */
+  live_view?: 'interactive' | 'read-only' | null | undefined;
 }
 
 /** A session as the API returns it. Times are Unix seconds. */
@@ -19,6 +25,10 @@ export interface BrowserSessionRecord {
   tags: string[];
   ended_at?: number;
   end_reason?: string;
+  /** While running: the live view page, its view token in the fragment. */
+  live_url?: string;
+  /** When recorded: the recording's replay page (`.../recording.html`, bearer key). */
+  recording_url?: string;
 }
 
 /** What the CDP proxy may present on an upgrade. */
@@ -31,7 +41,13 @@ export interface CdpCredentials {
 
 /** The outcome of `BrowserSessions.authorizeCdp`. */
 export type CdpAuthorization =
-  { ok: true; wsEndpoint: string } | { ok: false; status: 401 | 404; message: string };
+  | {
+      ok: true;
+      wsEndpoint: string;
+      /** Where the session's downloads go: the proxy points a client's download path here. */
+      downloadPath?: string;
+    }
+  | { ok: false; status: 401 | 404; message: string };
 
 /** Engine options beyond `ServerContext.config`. */
 export interface BrowserSessionsOptions {
