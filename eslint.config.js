@@ -70,6 +70,15 @@ export default tseslint.config(
     rules: layer('page/ never imports server/ or cli/', '(^|/)(server|cli)(/|$)'),
   },
   {
+    files: ['src/verify/**/*.ts'],
+    rules: layer(
+      'verify/ is pure language work: no server, client, sessions, page, cli, browser or network',
+      '(^|/)(server|client|sessions|page|cli|recipes)(/|$)',
+      '^(playwright-core|puppeteer-core|undici|better-sqlite3|hono|@hono/.*|ws)$',
+      '^node:(http|https|net|child_process)$',
+    ),
+  },
+  {
     files: ['recipes/**/*.ts'],
     rules: layer(
       'recipes import only the package entry points, like a user would',

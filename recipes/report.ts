@@ -64,6 +64,7 @@ const png = (bytes: Buffer, alt: string): string =>
 
 const COLORS: Record<Verdict, string> = {
   supported: '#1b7f3b',
+  contradicted: '#c92a2a',
   not_found: '#b26a00',
   blocked: '#a3122f',
   unreachable: '#555',
@@ -108,8 +109,9 @@ function renderCitation(c: CitationCheck): string {
     'content type': p?.contentType,
     'content hash': p?.contentHash,
     rendered: p?.rendered === 'pdf-text' ? 'PDF text' : null,
-    match: c.passage ? `${c.passage.method}, score ${c.passage.score}` : null,
-    'DOM path': c.passage?.domPath,
+    'found by': c.passage
+      ? `${MATCH_LABELS[c.passage.method] ?? c.passage.method} (score ${c.passage.score})`
+      : null,
   });
   const shots = c.screenshots
     ? `<figure>${png(c.screenshots.passage, `passage for [${c.n}]`)}</figure>
@@ -119,10 +121,28 @@ function renderCitation(c: CitationCheck): string {
 <h3>${badge(c.verdict)} [${escapeHtml(c.n)}] ${c.title ? escapeHtml(c.title) : ''}</h3>
 <p class="url">${link(c.url) || '<em>no URL</em>'}</p>
 <p class="claim">${escapeHtml(c.claim)}</p>
-${c.passage ? `<blockquote>${escapeHtml(c.passage.quote)}</blockquote><p>${link(c.passage.textFragmentUrl, 'open at the quote')}</p>` : ''}
-<p class="reason">${escapeHtml(c.reason)}</p>
-${facts}${shots}
+${c.passage ? `<blockquote${c.verdict === 'contradicted' ? ' class="conflict"' : ''}>${escapeHtml(c.passage.quote)}</blockquote><p>${link(c.passage.textFragmentUrl, 'open at the quote')}</p>` : ''}
+${renderConflicts(c)}<p class="reason">${escapeHtml(c.reason)}</p>
+${renderRecordingLink(c)}${facts}${shots}
 </section>`;
+}
+
+/** A link to the moment of the session recording where this citation was captured. */
+function renderRecordingLink(c: CitationCheck): string {
+  if (!c.recording) return '';
+  const at = `${(c.recording.offsetMs / 1000).toFixed(1)} s`;
+  return `<p class="recording">${link(`${c.recording.url}#t=${Math.round(c.recording.offsetMs)}`, `replay the recording at ${at}`)}</p>
+`;
+}
+
+/** What a contradicted claim states differently from its page, one line per conflict. */
+function renderConflicts(c: CitationCheck): string {
+  if (!c.conflicts?.length) return '';
+  const rows = c.conflicts.map(
+    (x) =>
+      `<li>${escapeHtml(x.kind)}: the claim says <b>${escapeHtml(x.claim)}</b>, the page <b>${escapeHtml(x.page)}</b></li>`,
+  );
+  return `<ul class="conflicts">${rows.join('')}</ul>`;
 }
 
 function renderPage(p: ReportPage): string {
@@ -137,22 +157,44 @@ const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:24
 .citation,.page{border-top:1px solid #ddd;padding:8px 0}blockquote{border-left:4px solid #ffeb3b;margin:8px 0;padding:4px 12px;background:#fffbe0}
 img{max-width:100%;border:1px solid #ccc}.facts th{text-align:left;padding-right:12px;font-weight:500;color:#555}
 .facts td{word-break:break-all}pre{white-space:pre-wrap;background:#f6f6f6;padding:8px;max-height:360px;overflow:auto}
+blockquote.conflict{border-left-color:#ff8a80;background:#fff0ee}.conflicts{color:#c92a2a;margin:4px 0}
 .summary td,.summary th{padding:2px 10px}.reason{color:#555;font-size:13px}.url{font-size:13px;word-break:break-all}`;
+
+const MATCH_LABELS: Record<string, string> = {
+  exact: 'exact match',
+  fuzzy: 'close match',
+  semantic: 'same meaning',
+  embedding: 'same meaning',
+};
+
+/** `answerMs` -> `answer`, `findPassage` -> `find passage`: the heading already says ms. */
+function humanTimings(timings: Record<string, number | null>): Record<string, number | null> {
+  return Object.fromEntries(
+    Object.entries(timings).map(([key, ms]) => [
+      key
+        .replace(/Ms$/, '')
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase(),
+      ms,
+    ]),
+  );
+}
 
 /** The report as one self-contained HTML document. */
 export function renderReportHtml(data: ReportData): string {
   const s = data.summary;
+  // A reader looks for the question asked, not the name of the function that asked it.
+  const heading = data.question?.trim() || data.title;
   const parts = [
     `<!doctype html><html lang="en"><head><meta charset="utf-8">`,
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">`,
-    `<title>${escapeHtml(data.title)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${escapeHtml(data.title)}</h1>`,
-    data.question ? `<h2>Question</h2><p>${escapeHtml(data.question)}</p>` : '',
+    `<title>${escapeHtml(heading)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(heading)}</h1>`,
     data.answer
       ? `<h2>Answer</h2><div class="answer">${renderAnswer(data.answer, data.citations ?? [])}</div>`
       : '',
     s
-      ? `<table class="summary"><tr><th>supported</th><th>not found</th><th>blocked</th><th>unreachable</th><th>score</th></tr><tr><td>${s.supported}</td><td>${s.not_found}</td><td>${s.blocked}</td><td>${s.unreachable}</td><td>${escapeHtml(s.score)}</td></tr></table>`
+      ? `<table class="summary"><tr><th>supported</th><th>contradicted</th><th>not found</th><th>blocked</th><th>unreachable</th><th>score</th></tr><tr><td>${s.supported}</td><td>${s.contradicted ?? 0}</td><td>${s.not_found}</td><td>${s.blocked}</td><td>${s.unreachable}</td><td>${escapeHtml(s.score)}</td></tr></table>`
       : '',
     data.citations?.length
       ? `<h2>Citations</h2>${data.citations.map(renderCitation).join('\n')}`
@@ -161,7 +203,7 @@ export function renderReportHtml(data: ReportData): string {
     data.data !== undefined
       ? `<h2>Data</h2><pre>${escapeHtml(JSON.stringify(data.data, jsonReplacer, 2))}</pre>`
       : '',
-    data.timings ? `<h2>Timings (ms)</h2>${renderFacts(data.timings)}` : '',
+    data.timings ? `<h2>Timings (ms)</h2>${renderFacts(humanTimings(data.timings))}` : '',
     '</body></html>',
   ];
   return parts.filter(Boolean).join('\n');

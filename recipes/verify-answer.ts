@@ -3,8 +3,8 @@
  * no screenshots unless asked; a summary score.
  *
  * As a script: `npx tsx recipes/verify-answer.ts completion.json [--min-score 0.8] [--json]
- * [--screenshots] [--out out]` (`-` reads the completion from stdin). Exits 1 when the score is
- * below `--min-score`, 2 on bad usage.
+ * [--screenshots] [--out out] [--allow-contradicted]` (`-` reads the completion from stdin). Exits 1
+ * when the score is below `--min-score` or a claim is contradicted, 2 on bad usage.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -22,21 +22,32 @@ import { citationTable, isMain, runScript } from './support/script.js';
 export interface VerifyAnswerOptions extends CiteAndCaptureOptions {
   /** Score under which `passed` is false. @default 1 */
   minScore?: number | undefined;
+  /**
+   * Let an answer pass although a page contradicts one of its claims (the score still counts the
+   * claim as unsupported). @default false
+   */
+  allowContradicted?: boolean | undefined;
 }
 
 /** What {@link verifyAnswer} returns. */
 export interface VerifyAnswerResult extends CiteAndCaptureResult {
-  /** `summary.score >= minScore`. */
+  /** `summary.score >= minScore`, and no claim `contradicted` unless `allowContradicted`. */
   passed: boolean;
   minScore: number;
 }
 
 /** Defaults of {@link verifyAnswer}. */
-export const VERIFY_DEFAULTS = { minScore: 1, screenshots: false, report: false } as const;
+export const VERIFY_DEFAULTS = {
+  minScore: 1,
+  screenshots: false,
+  report: false,
+  allowContradicted: false,
+} as const;
 
 /**
  * Checks each citation of a completion (or of an answer with its citations) on its page and scores
- * the answer's grounding: `supported / total`. Blocked pages never count as support.
+ * the answer's grounding: `supported / total`. Blocked pages never count as support; a claim its
+ * page contradicts fails the answer whatever the score, unless `allowContradicted`.
  * @throws SvcError when `minScore` is not within 0..1; what citeAndCapture throws
  * @example
  * const { passed, summary } = await verifyAnswer(completion, { minScore: 0.8 });
@@ -56,7 +67,10 @@ export async function verifyAnswer(
     screenshots: options.screenshots ?? VERIFY_DEFAULTS.screenshots,
     report: options.report ?? VERIFY_DEFAULTS.report,
   });
-  return { ...result, passed: result.summary.score >= minScore, minScore };
+  const contradicted =
+    result.summary.contradicted > 0 &&
+    !(options.allowContradicted ?? VERIFY_DEFAULTS.allowContradicted);
+  return { ...result, passed: result.summary.score >= minScore && !contradicted, minScore };
 }
 
 async function readInput(file: string): Promise<ChatCompletionResponse | AnswerInput> {
@@ -71,6 +85,7 @@ async function main(): Promise<number> {
     allowPositionals: true,
     options: {
       'min-score': { type: 'string', default: '1' },
+      'allow-contradicted': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       screenshots: { type: 'boolean', default: false },
       out: { type: 'string' },
@@ -83,12 +98,14 @@ async function main(): Promise<number> {
     console.error(
       'usage: npx tsx recipes/verify-answer.ts completion.json [--min-score 0.8] [--json]\n' +
         '  completion.json: a chat completion, or {"answer": "...[1].", "citations": ["https://..."]}\n' +
-        '  exits 1 when the score is below --min-score',
+        '  exits 1 when the score is below --min-score or a page contradicts a claim\n' +
+        '  (--allow-contradicted: only the score decides)',
     );
     return 2;
   }
   const result = await verifyAnswer(await readInput(file), {
     minScore: Number(values['min-score']),
+    allowContradicted: values['allow-contradicted'],
     screenshots: values.screenshots,
     report: values.out !== undefined,
     outDir: values.out,
@@ -100,8 +117,13 @@ async function main(): Promise<number> {
     console.log(JSON.stringify({ ...rest, citations: slim }, null, 2));
   } else {
     console.log(citationTable(result.citations, result.summary));
+    const s = result.summary;
     console.log(
-      result.passed ? 'PASS' : `FAIL: score ${result.summary.score} < ${result.minScore}`,
+      result.passed
+        ? 'PASS'
+        : s.score < result.minScore
+          ? `FAIL: score ${s.score} < ${result.minScore}`
+          : `FAIL: ${s.contradicted} claim(s) contradicted by their page`,
     );
   }
   return result.passed ? 0 : 1;

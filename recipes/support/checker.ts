@@ -20,9 +20,19 @@ export interface CheckerOptions {
   onCheck?: ((check: CitationCheck, done: number, total: number) => void) | undefined;
 }
 
+/** Where a recorded session's replay starts: its page and the epoch ms of its `#t=0`. */
+interface Replay {
+  url: string;
+  origin: number;
+  /** When the page was loaded: the moment of claims captured without a highlight. */
+  visitedAt: number;
+}
+
 interface PageTask {
   queuedAt: number;
-  result: Promise<{ outcome: PageOutcome | null; waitMs: number } | { error: Error }>;
+  result: Promise<
+    { outcome: PageOutcome | null; waitMs: number; replay?: Replay } | { error: Error }
+  >;
 }
 
 /** Claims wanted per URL, known once the answer is complete. */
@@ -48,15 +58,16 @@ export class CitationChecker {
     if (this.#tasks.has(url)) return;
     const queuedAt = performance.now();
     const result = this.#pool()
-      .run(async (page: AnyPage) => {
+      .run(async (page: AnyPage, session) => {
         const waitMs = Math.round(performance.now() - queuedAt);
         // The answer finished while this task queued and does not cite the page: skip the visit.
         if (this.#wanted && !this.#wanted.get(url)?.length) return { outcome: null, waitMs };
         const visited = await openPage(page, url, this.#options.navigationTimeout);
+        const replay = replayOf(session.record, Date.now());
         const claims = (await this.#wantedPromise).get(url) ?? [];
         if (claims.length === 0) return { outcome: null, waitMs };
         const outcome = await examinePage(page, visited, claims, this.#options);
-        return { outcome, waitMs };
+        return { outcome, waitMs, ...(replay && { replay }) };
       })
       .catch((error: unknown) => ({ error: error as Error }));
     this.#tasks.set(url, { queuedAt, result });
@@ -92,6 +103,7 @@ export class CitationChecker {
           title: url ? (titles.get(url) ?? null) : null,
           verdict: 'not_found',
           reason: url ? 'not checked' : `marker [${n}] has no entry in citations`,
+          conflicts: [],
           passage: null,
           page: null,
           screenshots: null,
@@ -126,9 +138,17 @@ export class CitationChecker {
             if (o) {
               c.verdict = o.verdict;
               c.reason = o.reason;
+              c.conflicts = o.conflicts;
               c.passage = o.passage;
               c.timings.findMs = o.findMs;
               c.timings.captureMs = o.captureMs;
+              if (settled.replay) {
+                const at = o.capturedAt ?? settled.replay.visitedAt;
+                c.recording = {
+                  url: settled.replay.url,
+                  offsetMs: Math.max(0, at - settled.replay.origin),
+                };
+              }
               c.screenshots = o.screenshots && {
                 ...o.screenshots,
                 passagePath: null,
@@ -142,6 +162,18 @@ export class CitationChecker {
     );
     return checks;
   }
+}
+
+/**
+ * The replay of a recorded session (`record: true`): the service starts its recording at the
+ * record's `created_at` (whole seconds), which is the replay page's `#t=0`.
+ */
+function replayOf(
+  record: { recording_url?: string | null | undefined; created_at: number },
+  visitedAt: number,
+): Replay | undefined {
+  if (!record.recording_url) return undefined;
+  return { url: record.recording_url, origin: record.created_at * 1000, visitedAt };
 }
 
 /**

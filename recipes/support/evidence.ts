@@ -5,17 +5,26 @@
 import { createHash } from 'node:crypto';
 import { extractText } from 'unpdf';
 import {
+  analyzeClaim,
   capture,
   clearHighlights,
   decodeInt8,
-  findPassage,
+  findPassages,
   SessionError,
   highlight,
   textFragmentUrl,
   toPageLike,
   visit,
 } from '../../src/index.js';
-import type { AnyPage, Client, EmbedFn, PassageMatch, VisitResult } from '../../src/index.js';
+import type {
+  AnyPage,
+  Client,
+  Conflict,
+  EmbedFn,
+  PassageMatch,
+  VisitResult,
+} from '../../src/index.js';
+import { judgeCandidates } from './judge.js';
 import type { PageEvidence, PassageEvidence, ScreenshotEvidence, Verdict } from './types.js';
 
 /** Defaults of the page work, applied once with `??`. Durations in ms. */
@@ -28,6 +37,12 @@ export const EVIDENCE_DEFAULTS = {
   scrollTimeout: 3_000,
   /** Contextualized embedding model behind the last matching step. */
   embeddingModel: 'svc-embed-context-v1-0.6b',
+  /** Candidate passages kept per matching step (fuzzy, embedding), each verified. */
+  candidates: 3,
+  /** Mark of a supporting passage in screenshots. */
+  supportColor: '#ffeb3b',
+  /** Mark of a conflicting passage in screenshots: a contradiction must not look like support. */
+  conflictColor: '#ff8a80',
 } as const;
 
 /** Options of {@link examinePage}. */
@@ -46,10 +61,16 @@ export interface ExamineOptions {
 export interface ClaimOutcome {
   verdict: Verdict;
   reason: string;
+  conflicts: Conflict[];
   passage: PassageEvidence | null;
   screenshots: Omit<ScreenshotEvidence, 'passagePath' | 'viewportPath'> | null;
   findMs: number;
   captureMs: number;
+  /**
+   * When the claim's evidence was on screen (ms since the epoch): mid-capture, while its passage
+   * was highlighted, or once found when no screenshot was taken. Links the claim to a recording.
+   */
+  capturedAt?: number | undefined;
 }
 
 /** What {@link examinePage} found for a page. */
@@ -95,8 +116,11 @@ const elapsed = (since: number): number => Math.round(performance.now() - since)
 /**
  * Examines a loaded page for each claim: blocked and unreachable pages give that verdict to every
  * claim (with a viewport shot of the wall); a PDF has its text extracted and rendered into the page
- * first; then each claim is looked up (exact, fuzzy; after scrolling through the page once so lazy
- * content exists; then embeddings), highlighted and shot.
+ * first; then each claim's candidate passages are located (exact, fuzzy; after scrolling through
+ * the page once so lazy content exists; then embeddings) and verified (`verifyClaim`): the claim is
+ * `supported` only when a candidate passes, `contradicted` when a candidate about the same thing
+ * states a different fact, `not_found` otherwise. The deciding passage is highlighted (support and
+ * conflict in different colours) and shot.
  * @throws SessionError when the browser is lost; other page errors become per-claim reasons
  */
 export async function examinePage(
@@ -121,6 +145,7 @@ export async function examinePage(
     claims: claims.map(() => ({
       verdict,
       reason,
+      conflicts: [],
       passage: null,
       screenshots: shot,
       findMs: 0,
@@ -144,30 +169,48 @@ export async function examinePage(
     }
   }
   pageEvidence.contentHash = await hashVisibleText(page);
+  const context = await headings(page, timeout);
   let scrolled = false;
+  // Chunk vectors of this page, embedded once for all its claims.
+  const cache = new Map<string, number[]>();
+  const limit = EVIDENCE_DEFAULTS.candidates;
   const out: ClaimOutcome[] = [];
   for (const claim of claims) {
     const found = performance.now();
-    let match: PassageMatch | null = null;
+    const analysis = analyzeClaim(claim);
+    let judged = judgeCandidates(analysis, []);
     let failure = '';
     try {
-      match = await findPassage(p, claim, { timeout });
-      if (!match && !scrolled) {
+      // Locate, then verify: lexical candidates first; scrolling once for lazy content when none
+      // is found; embeddings (meaning) only when no lexical candidate supports the claim.
+      let lexical = await findPassages(p, claim, { timeout, limit, methods: ['exact', 'fuzzy'] });
+      if (lexical.length === 0 && !scrolled) {
         scrolled = true;
         await scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout);
-        match = await findPassage(p, claim, { timeout });
+        lexical = await findPassages(p, claim, { timeout, limit, methods: ['exact', 'fuzzy'] });
       }
-      if (!match && options.embed)
-        match = await findPassage(p, claim, { timeout, embed: options.embed });
+      judged = judgeCandidates(analysis, lexical, context);
+      if (judged.verdict !== 'supported' && !judged.settled && options.embed) {
+        const semantic = await findPassages(p, claim, {
+          timeout,
+          limit,
+          methods: ['embedding'],
+          embed: options.embed,
+          cache,
+        });
+        judged = judgeCandidates(analysis, [...lexical, ...semantic], context);
+      }
     } catch (error) {
       if (error instanceof SessionError) throw error;
       failure = `: the search failed (${(error as Error).message.split('\n')[0]})`;
     }
     const findMs = elapsed(found);
-    if (!match) {
+    const match = judged.match;
+    if (!match || judged.verdict === 'not_found') {
       out.push({
         verdict: 'not_found',
-        reason: `no passage on the page supports the sentence${failure}`,
+        reason: `no passage on the page supports the sentence${failure}${judged.reason ? `; ${judged.reason}` : ''}`,
+        conflicts: [],
         passage: null,
         screenshots: null,
         findMs,
@@ -175,22 +218,33 @@ export async function examinePage(
       });
       continue;
     }
+    const color =
+      judged.verdict === 'contradicted'
+        ? EVIDENCE_DEFAULTS.conflictColor
+        : EVIDENCE_DEFAULTS.supportColor;
     const passage: PassageEvidence = {
       method: match.method,
       score: match.score,
       quote: match.quote,
       domPath: match.domPath,
       textFragmentUrl: textFragmentUrl(visited.finalUrl, match.quote),
+      coverage: judged.coverage,
+      highlightColor: color,
     };
     const shooting = performance.now();
-    const screenshots = options.screenshots ? await shootPassage(page, match, timeout) : null;
+    const screenshots = options.screenshots
+      ? await shootPassage(page, match, timeout, color)
+      : null;
     out.push({
-      verdict: 'supported',
-      reason: `${match.method} match (score ${match.score})`,
+      verdict: judged.verdict,
+      reason: judged.reason,
+      conflicts: judged.conflicts,
       passage,
       screenshots,
       findMs,
       captureMs: elapsed(shooting),
+      // The highlight is on between the start and the end of the capture.
+      capturedAt: Date.now() - Math.round(elapsed(shooting) / 2),
     });
   }
   return { page: pageEvidence, claims: out };
@@ -200,8 +254,9 @@ async function shootPassage(
   page: AnyPage,
   match: PassageMatch,
   timeout: number,
+  color: string,
 ): Promise<ClaimOutcome['screenshots']> {
-  const marked = await highlight(page, match, { timeout });
+  const marked = await highlight(page, match, { timeout, color });
   const shot = await capture(page, marked ?? match, { timeout });
   await clearHighlights(page);
   return { passage: shot.passage, viewport: shot.viewport };
@@ -216,6 +271,24 @@ async function wallShot(page: AnyPage): Promise<ClaimOutcome['screenshots']> {
     // A wall that cannot even be shot still gets its verdict; the picture is a bonus.
     return null;
   }
+}
+
+/**
+ * The page's title and top headings (h1 to h3): what its sections are about. A claim's key term may
+ * be stated there rather than in the passage ("RetryHandler" over a list of its options).
+ */
+async function headings(page: AnyPage, timeout: number): Promise<string> {
+  const read = toPageLike(page).evaluate(
+    () =>
+      [document.title, ...Array.from(document.querySelectorAll('h1, h2, h3'), (h) => h.textContent)]
+        .join(' \n ')
+        .slice(0, 4000),
+    null,
+  );
+  return Promise.race([
+    read,
+    new Promise<string>((resolve) => setTimeout(() => resolve(''), timeout).unref()),
+  ]);
 }
 
 /** `sha256:<hex>` of the page's visible text, whitespace collapsed. */

@@ -20,6 +20,11 @@ export interface RuntimeOptions {
   driver?: DriverName | undefined;
   /** Sessions working at once. @default 2 */
   poolSize?: number | undefined;
+  /**
+   * Record the pool's sessions (`api` provider: the svc service), so the report links each
+   * citation to the moment of the recording where it was captured. @default false
+   */
+  record?: boolean | undefined;
 }
 
 /** A client, a manager and a pool, and the one `close()` that releases what was made here. */
@@ -48,12 +53,14 @@ export async function openRuntime(options: RuntimeOptions, needsClient = true): 
   const connection = options.client || !needsClient ? undefined : await connect();
   const client = options.client ?? connection?.client;
   const ownManager = !options.sessions;
+  // Recordings are made by the svc service: recording selects its sessions unless told otherwise.
+  const provider = options.provider ?? (options.record ? 'api' : undefined);
   const manager =
     options.sessions ??
     new SessionManager<DriverName>({
       driver,
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...(options.provider === 'api' ? { client } : {}),
+      ...(provider ? { provider } : {}),
+      ...(provider === 'api' ? { client } : {}),
     });
   let pool: SessionPool<DriverName> | undefined;
   return {
@@ -62,7 +69,8 @@ export async function openRuntime(options: RuntimeOptions, needsClient = true): 
       return client;
     },
     manager,
-    pool: () => (pool ??= manager.pool({ size: poolSize, driver })),
+    pool: () =>
+      (pool ??= manager.pool({ size: poolSize, driver, ...(options.record && { record: true }) })),
     async close() {
       const errors: unknown[] = [];
       const attempt = async (step: () => Promise<void> | undefined) => {

@@ -47,7 +47,7 @@ export function citationTable(checks: readonly CitationCheck[], summary: Evidenc
     ]);
   }
   const s = summary;
-  return `${table(rows)}\n\nsupported ${s.supported}, not_found ${s.not_found}, blocked ${s.blocked}, unreachable ${s.unreachable} of ${s.total}; score ${s.score}`;
+  return `${table(rows)}\n\nsupported ${s.supported}, contradicted ${s.contradicted}, not_found ${s.not_found}, blocked ${s.blocked}, unreachable ${s.unreachable} of ${s.total}; score ${s.score}`;
 }
 
 /** Runs a script's main, printing the error and exiting 1 when it throws. */

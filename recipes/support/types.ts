@@ -1,11 +1,14 @@
 /** Result types shared by the recipes and the report. */
-import type { MatchMethod } from '../../src/index.js';
+import type { Conflict, MatchMethod } from '../../src/index.js';
 
 /**
- * How one citation ended. `blocked` (a challenge or login wall, or a 401/403/429/503) is never
- * counted as support; `unreachable` means the page could not be loaded (network error, 4xx/5xx).
+ * How one citation ended. `supported`: a passage of the page states the claim. `contradicted`: a
+ * passage about the same thing states a different fact (see {@link CitationCheck.conflicts}).
+ * `not_found`: nothing on the page addresses the claim. `blocked` (a challenge or login wall, or a
+ * 401/403/429/503) is never counted as support; `unreachable` means the page could not be loaded
+ * (network error, 4xx/5xx).
  */
-export type Verdict = 'supported' | 'not_found' | 'blocked' | 'unreachable';
+export type Verdict = 'supported' | 'contradicted' | 'not_found' | 'blocked' | 'unreachable';
 
 /** What the visited page answered. */
 export interface PageEvidence {
@@ -34,6 +37,10 @@ export interface PassageEvidence {
   domPath: string;
   /** The final URL with a `#:~:text=` directive that opens the page scrolled to the quote. */
   textFragmentUrl: string;
+  /** Share of the claim's content words the passage states (lemmas, synonyms), 0..1. */
+  coverage: number;
+  /** Background of the passage's mark in the screenshot: support and conflict differ. */
+  highlightColor: string;
 }
 
 /** Screenshots of one citation: PNG bytes, and their files when written. */
@@ -60,10 +67,18 @@ export interface CitationCheck {
   /** Title from `search_results`, when the answer had one for this URL. */
   title: string | null;
   verdict: Verdict;
-  /** Why: the match method, the block reason, the network error... */
+  /** Why: the match method, the conflict, the block reason, the network error... */
   reason: string;
+  /** What the page states differently, when `contradicted`: `{ kind: 'number', claim: '5 MiB', page: '1 MiB' }`. */
+  conflicts: Conflict[];
+  /** The supporting passage, or the conflicting one when `contradicted`. */
   passage: PassageEvidence | null;
   page: PageEvidence | null;
+  /**
+   * When the session was recorded: its replay page and the ms offset at which this citation's
+   * evidence was captured (the report links to `url#t=offsetMs`).
+   */
+  recording?: { url: string; offsetMs: number } | undefined;
   /** Present when screenshots were taken and the passage (or the wall) could be shot. */
   screenshots: ScreenshotEvidence | null;
   /** ms spent: waiting for a browser, loading the page, finding the passage, capturing it. */
@@ -74,16 +89,27 @@ export interface CitationCheck {
 export interface EvidenceSummary {
   total: number;
   supported: number;
+  contradicted: number;
   not_found: number;
   blocked: number;
   unreachable: number;
-  /** `supported / total`, 0 when there is no citation (an uncited answer is not grounded). */
+  /**
+   * `supported / total`, 0 when there is no citation (an uncited answer is not grounded); a
+   * `contradicted` citation counts against it like any other that is not supported.
+   */
   score: number;
 }
 
 /** Summarises verdicts. */
 export function summarize(checks: readonly { verdict: Verdict }[]): EvidenceSummary {
-  const s = { total: checks.length, supported: 0, not_found: 0, blocked: 0, unreachable: 0 };
+  const s = {
+    total: checks.length,
+    supported: 0,
+    contradicted: 0,
+    not_found: 0,
+    blocked: 0,
+    unreachable: 0,
+  };
   for (const c of checks) s[c.verdict]++;
   const score = s.total === 0 ? 0 : Math.round((s.supported / s.total) * 1000) / 1000;
   return { ...s, score };

@@ -1,4 +1,7 @@
-/** Locates the passage of a page that supports a claim: exact, then fuzzy, then embeddings. */
+/**
+ * Locates the passages of a page that may support a claim: exact, then fuzzy, then embeddings.
+ * Locating is not verifying: the recipes pass each candidate to `verifyClaim`.
+ */
 import { evaluateWithin, toPageLike, withTimeout } from './adapter.js';
 import type { AnyPage, PageLike, Rect } from './adapter.js';
 import { DEFAULTS } from './defaults.js';
@@ -41,7 +44,7 @@ export interface PassageMatch {
   range: TextRange;
 }
 
-/** Options of {@link findPassage}. */
+/** Options of {@link findPassage} and {@link findPassages}. */
 export interface FindPassageOptions {
   /** Least fuzzy score to accept. @default 0.6 */
   minScore?: number;
@@ -59,8 +62,23 @@ export interface FindPassageOptions {
   timeout?: number;
 }
 
-/** Characters per document sent to `embed`, well under the endpoint's per-document token limit. */
-const DOCUMENT_CHARS = 24_000;
+/** Options of {@link findPassages}. */
+export interface FindPassagesOptions extends FindPassageOptions {
+  /** Most candidates per step (fuzzy, embedding). @default 3 */
+  limit?: number;
+  /** Steps to run. @default ['exact', 'fuzzy', 'embedding'] (embedding only with `embed`) */
+  methods?: readonly MatchMethod[];
+  /**
+   * Most chunks embedded per claim: on a longer page the chunks sharing the rarest of the claim's
+   * words (weighted by inverse chunk frequency) are embedded, the rest skipped. @default 24
+   */
+  maxEmbedChunks?: number;
+  /**
+   * Vectors of chunks by their text, kept between calls on the same page so a chunk is embedded
+   * once for all claims. Pass one `Map` per page.
+   */
+  cache?: Map<string, number[]>;
+}
 
 /**
  * Finds the passage of the current page that supports `claim`. Citation markers (`[1]`) are
@@ -79,24 +97,56 @@ export async function findPassage(
   claim: string,
   options: FindPassageOptions = {},
 ): Promise<PassageMatch | null> {
+  const found = await search(page, claim, { ...options, limit: 1 }, true);
+  return found[0] ?? null;
+}
+
+/**
+ * The candidate passages for `claim`, best first within each step: the exact match, then the best
+ * fuzzy windows, then (with `embed`) the closest chunks by cosine. A located passage is only a
+ * candidate: whether it supports the claim is for a verifier to decide (see `verifyClaim`).
+ * @returns up to one exact and `limit` fuzzy and `limit` embedding candidates, possibly none
+ * @throws what {@link findPassage} throws
+ * @example const candidates = await findPassages(page, claim, { limit: 3, embed });
+ */
+export function findPassages(
+  page: AnyPage,
+  claim: string,
+  options: FindPassagesOptions = {},
+): Promise<PassageMatch[]> {
+  return search(page, claim, options, false);
+}
+
+/** Both entry points: `firstOnly` stops at the first step that finds anything (findPassage). */
+async function search(
+  page: AnyPage,
+  claim: string,
+  options: FindPassagesOptions,
+  firstOnly: boolean,
+): Promise<PassageMatch[]> {
   const p = toPageLike(page);
   const minScore = options.minScore ?? DEFAULTS.minScore;
   if (!(minScore >= 0 && minScore <= 1))
     throw new SvcError(`findPassage: minScore must be within 0..1; got ${minScore}`);
+  const limit = options.limit ?? 3;
+  if (!(Number.isInteger(limit) && limit >= 1))
+    throw new SvcError(`findPassages: limit must be a positive integer; got ${limit}`);
   // The DOM may change between reading the text and locating the range: read again once.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const found = await findOnce(p, claim, options, minScore);
+    const found = await findOnce(p, claim, options, minScore, limit, firstOnly);
     if (found !== 'stale') return found;
   }
-  return null;
+  return [];
 }
 
 async function findOnce(
   p: PageLike,
   claim: string,
-  options: FindPassageOptions,
+  options: FindPassagesOptions,
   minScore: number,
-): Promise<PassageMatch | null | 'stale'> {
+  limit: number,
+  firstOnly: boolean,
+): Promise<PassageMatch[] | 'stale'> {
   const timeout = options.timeout ?? DEFAULTS.actionTimeout;
   const segments = await evaluateWithin(
     p,
@@ -107,28 +157,46 @@ async function findOnce(
   );
   const norm = normalizeSegments(segments);
   const cleaned = stripCitationMarkers(claim);
-  const candidate =
-    exactMatch(norm, cleaned) ??
-    fuzzyMatch(norm, cleaned, minScore) ??
-    (options.embed ? await embeddingMatch(norm, segments, cleaned, options.embed, options) : null);
-  if (!candidate) return null;
-  const range = toRange(norm, segments, candidate.span);
-  const located = await evaluateWithin(
-    p,
-    locateRangeInPage,
-    range,
-    timeout,
-    'findPassage: locating',
-  );
-  if (!located) return 'stale';
-  return {
-    method: candidate.method,
-    score: Math.round(candidate.score * 1000) / 1000,
-    quote: rawText(segments, range),
-    domPath: located.domPath,
-    rect: located.rect,
-    range,
-  };
+  const methods = options.methods ?? ['exact', 'fuzzy', 'embedding'];
+  const candidates: Candidate[] = [];
+  const enough = (): boolean => firstOnly && candidates.length > 0;
+  if (methods.includes('exact')) {
+    const exact = exactMatch(norm, cleaned);
+    if (exact) candidates.push(exact);
+  }
+  if (!enough() && methods.includes('fuzzy')) {
+    candidates.push(...fuzzyMatches(norm, cleaned, minScore, limit));
+  }
+  if (!enough() && options.embed && methods.includes('embedding')) {
+    candidates.push(
+      ...(await embeddingMatches(norm, segments, cleaned, options.embed, options, limit)),
+    );
+  }
+  const out: PassageMatch[] = [];
+  const seen = new Set<string>();
+  for (const candidate of firstOnly ? candidates.slice(0, 1) : candidates) {
+    const key = `${candidate.span.start}:${candidate.span.end}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const range = toRange(norm, segments, candidate.span);
+    const located = await evaluateWithin(
+      p,
+      locateRangeInPage,
+      range,
+      timeout,
+      'findPassage: locating',
+    );
+    if (!located) return 'stale';
+    out.push({
+      method: candidate.method,
+      score: Math.round(candidate.score * 1000) / 1000,
+      quote: rawText(segments, range),
+      domPath: located.domPath,
+      rect: located.rect,
+      range,
+    });
+  }
+  return out;
 }
 
 interface Candidate {
@@ -159,46 +227,56 @@ function exactMatch(norm: NormalizedText, claim: string): Candidate | null {
   return null;
 }
 
-function fuzzyMatch(norm: NormalizedText, claim: string, minScore: number): Candidate | null {
+/**
+ * The best windows of 1-3 page sentences by the share of the claim's content words they hold:
+ * highest recall first, among equals the tighter window (higher precision). A window that only
+ * widens a better one without adding a claim word is left out.
+ */
+function fuzzyMatches(
+  norm: NormalizedText,
+  claim: string,
+  minScore: number,
+  limit: number,
+): Candidate[] {
   const wanted = new Set(contentWords(normalizeText(claim)));
-  if (wanted.size === 0) return null;
+  if (wanted.size === 0) return [];
   const sentences = splitSentences(norm.text, norm.breaks);
   const words = sentences.map((s) => contentWords(norm.text.slice(s.start, s.end)));
-  let best: { recall: number; precision: number; span: Span } | null = null;
+  const windows: { recall: number; precision: number; span: Span }[] = [];
   for (let i = 0; i < sentences.length; i++) {
     const seen = new Set<string>();
+    let lastHit = 0;
     for (let w = 0; w < 3 && i + w < sentences.length; w++) {
       for (const word of words[i + w]!) seen.add(word);
       let hit = 0;
       for (const word of wanted) if (seen.has(word)) hit++;
-      if (hit === 0) continue;
+      if (hit === 0 || hit === lastHit) continue;
+      lastHit = hit;
       const recall = hit / wanted.size;
-      const precision = hit / seen.size;
-      // Highest recall wins; among equals the tighter window (higher precision).
-      if (
-        !best ||
-        recall > best.recall + 1e-9 ||
-        (Math.abs(recall - best.recall) <= 1e-9 && precision > best.precision)
-      ) {
-        best = {
-          recall,
-          precision,
-          span: { start: sentences[i]!.start, end: sentences[i + w]!.end },
-        };
-      }
+      if (recall < minScore) continue;
+      windows.push({
+        recall,
+        precision: hit / seen.size,
+        span: { start: sentences[i]!.start, end: sentences[i + w]!.end },
+      });
     }
   }
-  if (!best || best.recall < minScore) return null;
-  return { method: 'fuzzy', score: best.recall, span: best.span };
+  windows.sort((a, b) =>
+    Math.abs(a.recall - b.recall) > 1e-9 ? b.recall - a.recall : b.precision - a.precision,
+  );
+  return windows
+    .slice(0, limit)
+    .map((w) => ({ method: 'fuzzy' as const, score: w.recall, span: w.span }));
 }
 
-async function embeddingMatch(
+async function embeddingMatches(
   norm: NormalizedText,
   segments: TextSegments,
   claim: string,
   embed: EmbedFn,
-  options: FindPassageOptions,
-): Promise<Candidate | null> {
+  options: FindPassagesOptions,
+  limit: number,
+): Promise<Candidate[]> {
   const chunkChars = options.chunkChars ?? DEFAULTS.chunkChars;
   const maxChunks = options.maxChunks ?? DEFAULTS.maxChunks;
   const minEmbeddingScore = options.minEmbeddingScore ?? DEFAULTS.minEmbeddingScore;
@@ -222,43 +300,58 @@ async function embeddingMatch(
     span,
     text: rawText(segments, toRange(norm, segments, span)),
   }));
-  const usable = chunks.filter((c) => c.text.length > 0);
-  if (usable.length === 0) return null;
-  const documents: string[][] = [[claim]];
-  let size = 0;
-  for (const c of usable) {
-    const last = documents[documents.length - 1]!;
-    if (documents.length === 1 || size + c.text.length > DOCUMENT_CHARS) {
-      documents.push([c.text]);
-      size = c.text.length;
-    } else {
-      last.push(c.text);
-      size += c.text.length;
-    }
-  }
+  const all = chunks.filter((c) => c.text.length > 0);
+  if (all.length === 0) return [];
+  const usable = preselect(all, claim, options.maxEmbedChunks ?? 24);
+  const timeout = options.embedTimeout ?? DEFAULTS.embedTimeout;
+  // Each chunk is a document of its own, so its vector depends on its text alone: it is embedded
+  // once per page (with `cache`) and a further claim costs only itself and the chunks not seen.
+  const cache = options.cache ?? new Map<string, number[]>();
+  const missing = [...new Set(usable.map((c) => c.text).filter((t) => !cache.has(t)))];
   const vectors = await withTimeout(
-    embed(documents),
-    options.embedTimeout ?? DEFAULTS.embedTimeout,
+    embed([[claim], ...missing.map((t) => [t])]),
+    timeout,
     'findPassage: embed',
   );
   const query = vectors[0]?.[0];
-  const flat = vectors.slice(1).flat();
-  if (!query || flat.length !== usable.length) {
+  const fresh = vectors.slice(1).flat();
+  if (!query || fresh.length !== missing.length) {
     throw new SvcError(
-      `findPassage: embed returned ${flat.length} chunk vectors for ${usable.length} chunks (and ${query ? 'a' : 'no'} claim vector)`,
+      `findPassage: embed returned ${fresh.length} chunk vectors for ${missing.length} chunks (and ${query ? 'a' : 'no'} claim vector)`,
     );
   }
-  let best = -Infinity;
-  let at = -1;
-  flat.forEach((v, i) => {
-    const score = cosine(query, v);
-    if (score > best) {
-      best = score;
-      at = i;
-    }
+  missing.forEach((t, i) => cache.set(t, fresh[i]!));
+  return usable
+    .map((c) => ({ score: cosine(query, cache.get(c.text)!), span: c.span }))
+    .filter((x) => x.score >= minEmbeddingScore)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map((x) => ({ method: 'embedding' as const, score: x.score, span: x.span }));
+}
+
+/**
+ * The `max` chunks sharing most of the claim's words, each word weighted by how rare it is among
+ * the chunks (IDF), in page order; all of them when there are no more than `max`.
+ */
+function preselect<T extends { text: string }>(chunks: T[], claim: string, max: number): T[] {
+  if (chunks.length <= max) return chunks;
+  const wanted = new Set(contentWords(normalizeText(claim)));
+  const words = chunks.map((c) => new Set(contentWords(normalizeText(c.text))));
+  const df = new Map<string, number>();
+  for (const set of words) for (const w of set) if (wanted.has(w)) df.set(w, (df.get(w) ?? 0) + 1);
+  const score = words.map((set) => {
+    let s = 0;
+    for (const w of wanted) if (set.has(w)) s += Math.log(1 + chunks.length / (df.get(w) ?? 1));
+    return s;
   });
-  if (at < 0 || best < minEmbeddingScore) return null;
-  return { method: 'embedding', score: best, span: usable[at]!.span };
+  const keep = new Set(
+    score
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .slice(0, max)
+      .map((x) => x.i),
+  );
+  return chunks.filter((_, i) => keep.has(i));
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;

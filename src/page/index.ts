@@ -18,8 +18,14 @@ export type { BlockKind, Blocked, VisitOptions, VisitResult } from './visit.js';
 export type { BlockSignals } from './in-page.js';
 export { readHtml, readPage } from './read.js';
 export type { PageLink, PageMetadata, ReadPageOptions, ReadPageResult } from './read.js';
-export { findPassage } from './find-passage.js';
-export type { EmbedFn, FindPassageOptions, MatchMethod, PassageMatch } from './find-passage.js';
+export { findPassage, findPassages } from './find-passage.js';
+export type {
+  EmbedFn,
+  FindPassageOptions,
+  FindPassagesOptions,
+  MatchMethod,
+  PassageMatch,
+} from './find-passage.js';
 export { normalizeText, stripCitationMarkers } from './text.js';
 export type { TextPoint, TextRange } from './text.js';
 export { clearHighlights, highlight } from './highlight.js';

@@ -82,6 +82,7 @@ describe('citeAndCapture', () => {
     expect(r.summary).toEqual({
       total: 5,
       supported: 3,
+      contradicted: 0,
       not_found: 0,
       blocked: 1,
       unreachable: 1,

@@ -39,6 +39,7 @@ describe('renderReportHtml', () => {
     title: null,
     verdict: 'supported',
     reason: 'exact match',
+    conflicts: [],
     passage: null,
     page: null,
     screenshots: null,

@@ -87,7 +87,8 @@ function excerpt(text: string, width: number): string {
 
 /**
  * Prints one row per citation: marker, verdict, match method, HTTP status, URL (through `locate`,
- * so local documents show their file) and the quote found, or why none was.
+ * so local documents show their file) and the quote found, or why none was; a `contradicted` row
+ * shows what conflicts (`number: 5 MiB vs page 1 MiB`) before the page's quote.
  */
 export function printCitations(
   checks: readonly CitationCheck[],
@@ -105,15 +106,26 @@ export function printCitations(
       c.passage?.method ?? '',
       c.page?.status === null || c.page === null ? '' : String(c.page.status),
       c.url === null ? '(no such source)' : locate(c.url),
-      excerpt(c.passage ? `"${c.passage.quote}"` : c.reason, 70),
+      excerpt(
+        c.verdict === 'contradicted' && c.conflicts.length > 0
+          ? `${c.conflicts.map((x) => `${x.kind}: ${x.claim} vs page ${x.page}`).join('; ')}: "${c.passage?.quote ?? ''}"`
+          : c.passage
+            ? `"${c.passage.quote}"`
+            : c.reason,
+        70,
+      ),
     ]),
     { maxWidth: [6, 11, 9, 6, 80, 70] },
   );
 }
 
-/** `supported 3, not_found 1, blocked 0, unreachable 0 of 4; score 0.75`. */
+/**
+ * `supported 3, contradicted 1, not_found 1, blocked 0, unreachable 0 of 5; score 0.6`; the
+ * `contradicted` count only when there is one, so the common line stays as scripts know it.
+ */
 export function formatSummary(s: EvidenceSummary): string {
-  return `supported ${s.supported}, not_found ${s.not_found}, blocked ${s.blocked}, unreachable ${s.unreachable} of ${s.total}; score ${s.score}`;
+  const contradicted = s.contradicted > 0 ? `, contradicted ${s.contradicted}` : '';
+  return `supported ${s.supported}${contradicted}, not_found ${s.not_found}, blocked ${s.blocked}, unreachable ${s.unreachable} of ${s.total}; score ${s.score}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CHAT_MODELS } from '../../protocol/index.js';
 import type { ChatCompletionResponse } from '../../protocol/index.js';
-import type { AnswerInput } from '../../../recipes/index.js';
+import type { AnswerInput, CitationCheck } from '../../../recipes/index.js';
 import { EXIT, parseOrUsage, UsageError } from '../common.js';
 import { choiceOption } from '../output.js';
 import { displayLocation, withService } from '../service.js';
@@ -28,6 +28,8 @@ Options:
   --completion <f>    a chat completion as JSON (the output of svc ask --json), or
                       {"answer": "... [1].", "citations": ["https://..."]}; - reads stdin
   --min-score <s>     share of citations that must be supported, 0..1 (default 1: all of them)
+  --allow-contradicted  pass although a page contradicts a claim (default: any contradicted
+                      claim fails the run, whatever the score)
   --model <m>         model asked for a question: ${CHAT_MODELS.join(', ')} (default core)
   --json              print the result as JSON (verdicts, quotes, summary, passed)
   --screenshots       also shoot each passage (written with the report, see --out)
@@ -36,12 +38,15 @@ ${BROWSER_HELP}
   --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
   -h, --help          this help
 
-Each [n] marker of each sentence is checked on its page: supported (the passage was found:
-exactly, fuzzily, or by embeddings), not_found, blocked (a challenge or login page; never counted
-as support) or unreachable. The score is supported / total; an answer without citations scores 0.
+Each [n] marker of each sentence is checked on its page: candidate passages are located
+(exactly, fuzzily, or by embeddings), then verified against the claim (numbers and units, dates,
+versions, negation, comparatives, key terms). Verdicts: supported (a passage states the claim),
+contradicted (a passage about the same thing states a different fact: the conflict is shown),
+not_found, blocked (a challenge or login page; never counted as support) or unreachable. The
+score is supported / total; an answer without citations scores 0.
 
-Exit: 0 score >= --min-score, 1 score below it (or the work failed), 2 bad usage, 3 service
-unreachable, 130 interrupted. That makes it a CI gate:
+Exit: 0 score >= --min-score and nothing contradicted, 1 score below it or a claim contradicted
+(or the work failed), 2 bad usage, 3 service unreachable, 130 interrupted. That makes it a CI gate:
 
   svc ask "$QUESTION" --json > answer.json && svc verify --completion answer.json --min-score 0.8
 
@@ -62,6 +67,7 @@ export async function runVerify(argv: string[]): Promise<number> {
       options: {
         completion: { type: 'string' },
         'min-score': { type: 'string' },
+        'allow-contradicted': { type: 'boolean' },
         model: { type: 'string' },
         json: { type: 'boolean' },
         screenshots: { type: 'boolean' },
@@ -113,6 +119,7 @@ export async function runVerify(argv: string[]): Promise<number> {
           ...browser,
           client,
           ...(minScore !== undefined && { minScore }),
+          ...(values['allow-contradicted'] && { allowContradicted: true }),
           ...(values.screenshots && { screenshots: true }),
           ...(values.out !== undefined && { report: true, outDir: values.out }),
           onProgress: whileLive(signal, (event) => {
@@ -139,19 +146,27 @@ export async function runVerify(argv: string[]): Promise<number> {
     if (result.report) process.stdout.write(`Report: ${result.report.html}\n`);
     process.stdout.write(
       result.passed
-        ? `PASS: score ${s.score} >= ${result.minScore}\n`
-        : `FAIL: score ${s.score} < ${result.minScore}\n`,
+        ? `PASS: score ${s.score} >= ${result.minScore}${s.contradicted > 0 ? ` (${s.contradicted} contradicted, allowed)` : ''}\n`
+        : s.score < result.minScore
+          ? `FAIL: score ${s.score} < ${result.minScore}\n`
+          : `FAIL: ${s.contradicted} claim(s) contradicted by their page (--allow-contradicted to pass)\n`,
     );
     return code;
   });
 }
 
-/** The claims, one per line, with their verdict: what was checked, before the evidence table. */
-function printClaims(checks: readonly { n: number; verdict: string; claim: string }[]): void {
+/**
+ * The claims, one per line, with their verdict: what was checked, before the evidence table; a
+ * contradicted claim gets a line per conflict under it.
+ */
+function printClaims(checks: readonly CitationCheck[]): void {
   if (checks.length === 0) return;
   process.stdout.write('Claims:\n');
   for (const c of checks) {
-    process.stdout.write(`  [${c.n}] ${c.verdict.padEnd(11)} ${c.claim.replace(/\s+/g, ' ')}\n`);
+    process.stdout.write(`  [${c.n}] ${c.verdict.padEnd(12)} ${c.claim.replace(/\s+/g, ' ')}\n`);
+    for (const x of c.verdict === 'contradicted' ? c.conflicts : []) {
+      process.stdout.write(`       ${x.kind}: the claim says "${x.claim}", the page "${x.page}"\n`);
+    }
   }
   process.stdout.write('\n');
 }

@@ -1,0 +1,88 @@
+/**
+ * From candidate passages to a verdict: each located passage is verified against the claim, and the
+ * claim is `supported` only when one of them passes. A false `supported` is the worst error the
+ * evidence recipes can make, so when in doubt the verdict is not `supported`.
+ */
+import { verifyClaim } from '../../src/index.js';
+import type { ClaimAnalysis, ClaimVerification, Conflict, PassageMatch } from '../../src/index.js';
+
+/** The verdict over a claim's candidates, with the passage that decided it. */
+export interface Judgement {
+  verdict: 'supported' | 'contradicted' | 'not_found';
+  /** The supporting passage, or the conflicting one; `null` for `not_found`. */
+  match: PassageMatch | null;
+  conflicts: Conflict[];
+  /** The deciding passage's word coverage of the claim (0 when none). */
+  coverage: number;
+  reason: string;
+  /**
+   * True when a lexical candidate contradicts the claim with most of its words: a semantic search
+   * would find the same passage, so it is skipped.
+   */
+  settled: boolean;
+}
+
+/** Least coverage of a lexical contradiction that makes a semantic search pointless. */
+const SETTLED_COVERAGE = 0.7;
+
+const RANK: Record<PassageMatch['method'], number> = { exact: 0, fuzzy: 1, embedding: 2 };
+
+const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})`;
+
+/**
+ * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
+ * embedding, then by score); else the contradicting candidate that shares most words with the
+ * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title and
+ * top headings) may state the claim's key terms.
+ */
+export function judgeCandidates(
+  claim: ClaimAnalysis,
+  candidates: readonly PassageMatch[],
+  context = '',
+): Judgement {
+  const checked: { match: PassageMatch; v: ClaimVerification }[] = candidates.map((match) => ({
+    match,
+    v: verifyClaim(claim, match.quote, {
+      context,
+      // Only an embedding match measures meaning; a fuzzy score counts shared words.
+      similarity: match.method === 'embedding' ? match.score : undefined,
+    }),
+  }));
+  const supported = checked
+    .filter((c) => c.v.verdict === 'supported')
+    .sort((a, b) => RANK[a.match.method] - RANK[b.match.method] || b.match.score - a.match.score);
+  const best = supported[0];
+  if (best) {
+    return {
+      verdict: 'supported',
+      match: best.match,
+      conflicts: [],
+      coverage: best.v.coverage,
+      reason: `${label(best.match)}: ${best.v.reason}`,
+      settled: true,
+    };
+  }
+  const contradicted = checked
+    .filter((c) => c.v.verdict === 'contradicted')
+    .sort((a, b) => b.v.coverage - a.v.coverage || RANK[a.match.method] - RANK[b.match.method]);
+  const against = contradicted[0];
+  if (against) {
+    return {
+      verdict: 'contradicted',
+      match: against.match,
+      conflicts: against.v.conflicts,
+      coverage: against.v.coverage,
+      reason: `${label(against.match)}: ${against.v.reason}`,
+      settled: against.match.method !== 'embedding' && against.v.coverage >= SETTLED_COVERAGE,
+    };
+  }
+  const nearest = [...checked].sort((a, b) => b.v.coverage - a.v.coverage)[0];
+  return {
+    verdict: 'not_found',
+    match: null,
+    conflicts: [],
+    coverage: 0,
+    reason: nearest ? `nearest passage (${label(nearest.match)}): ${nearest.v.reason}` : '',
+    settled: false,
+  };
+}

@@ -1,0 +1,487 @@
+/**
+ * Quantities stated in a sentence: numbers (digits or words) with their unit and bound, dates and
+ * versions, normalised so that `30000 ms` equals `30 s`, `three` equals `3` and `up to` equals
+ * `at most`.
+ *
+ * Why a small parser of our own: the sentence analyser (wink-nlp) tags numbers and dates but does
+ * not give their values, and the number-word packages on npm handle words only, not units, bounds,
+ * versions or dates together. What is parsed here is closed-class vocabulary (number words, unit
+ * symbols, bound phrases) that a dictionary would not improve.
+ */
+
+/** What kind of quantity: a measure or count, a calendar date, a software version. */
+export type QuantityKind = 'number' | 'date' | 'version';
+
+/** How a stated value bounds the quantity: `up to 3` is `le`, `more than 3` is `gt`. */
+export type Bound = 'eq' | 'approx' | 'le' | 'lt' | 'ge' | 'gt' | 'range';
+
+/** One quantity found in a text. */
+export interface Quantity {
+  kind: QuantityKind;
+  /** The text as written, e.g. `up to 5 MiB`. */
+  text: string;
+  /** Value in the dimension's base unit (bytes, ms, metres...); the low end of a range. */
+  value: number;
+  /** High end of a `range`; equal to `value` otherwise. */
+  high: number;
+  bound: Bound;
+  /** `bytes`, `ms`, `m`, `percent`, `count:<noun stem>`, `count` (no unit), `date`, `version`. */
+  dim: string;
+  /** The unit as written (lower case): `mib`, `s`, `times`; empty when none. */
+  unit: string;
+  /** Version parts (`[2, 4, 1]`) or date parts (`[year, month, day]`, 0 when not stated). */
+  parts: number[];
+  /** Start offset in the text. */
+  start: number;
+  end: number;
+}
+
+const SMALL: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  dozen: 12,
+  once: 1,
+  twice: 2,
+  thrice: 3,
+};
+const SCALES: Record<string, number> = {
+  hundred: 100,
+  thousand: 1e3,
+  million: 1e6,
+  billion: 1e9,
+  trillion: 1e12,
+};
+const ONCE_LIKE = new Set(['once', 'twice', 'thrice']);
+
+interface UnitDef {
+  dim: string;
+  factor: number;
+}
+
+/** Units by their written forms (lower case); bytes keep the B/b distinction out: bits are rare. */
+const UNITS = new Map<string, UnitDef>();
+const unit = (dim: string, factor: number, ...names: string[]): void => {
+  for (const n of names) UNITS.set(n, { dim, factor });
+};
+unit('bytes', 1, 'b', 'byte', 'bytes');
+unit('bytes', 1e3, 'kb', 'kilobyte', 'kilobytes');
+unit('bytes', 1024, 'kib', 'kibibyte', 'kibibytes');
+unit('bytes', 1e6, 'mb', 'megabyte', 'megabytes');
+unit('bytes', 1024 ** 2, 'mib', 'mebibyte', 'mebibytes');
+unit('bytes', 1e9, 'gb', 'gigabyte', 'gigabytes');
+unit('bytes', 1024 ** 3, 'gib', 'gibibyte', 'gibibytes');
+unit('bytes', 1e12, 'tb', 'terabyte', 'terabytes');
+unit('bytes', 1024 ** 4, 'tib');
+unit('ms', 1e-6, 'ns', 'nanosecond', 'nanoseconds');
+unit('ms', 1e-3, 'us', 'µs', 'microsecond', 'microseconds');
+unit('ms', 1, 'ms', 'msec', 'millisecond', 'milliseconds');
+unit('ms', 1e3, 's', 'sec', 'secs', 'second', 'seconds');
+unit('ms', 6e4, 'min', 'mins', 'minute', 'minutes');
+unit('ms', 3.6e6, 'h', 'hr', 'hrs', 'hour', 'hours');
+unit('ms', 8.64e7, 'd', 'day', 'days');
+unit('ms', 6.048e8, 'week', 'weeks');
+unit('ms', 2.592e9, 'month', 'months');
+unit('ms', 3.1536e10, 'year', 'years');
+unit('m', 1e-3, 'mm', 'millimetre', 'millimetres', 'millimeter', 'millimeters');
+unit('m', 1e-2, 'cm', 'centimetre', 'centimetres', 'centimeter', 'centimeters');
+unit('m', 1, 'm', 'metre', 'metres', 'meter', 'meters');
+unit('m', 1e3, 'km', 'kilometre', 'kilometres', 'kilometer', 'kilometers');
+unit('m', 0.3048, 'ft', 'foot', 'feet');
+unit('m', 1609.344, 'mi', 'mile', 'miles');
+unit('g', 1, 'g', 'gram', 'grams');
+unit('g', 1e3, 'kg', 'kilogram', 'kilograms');
+unit('g', 1e6, 'tonne', 'tonnes');
+unit('hz', 1, 'hz', 'hertz');
+unit('hz', 1e3, 'khz');
+unit('hz', 1e6, 'mhz');
+unit('hz', 1e9, 'ghz');
+unit('percent', 1, '%', 'percent', 'per cent');
+unit('px', 1, 'px', 'pixel', 'pixels');
+unit('usd', 1, '$', 'usd', 'dollar', 'dollars');
+unit('eur', 1, '€', 'eur', 'euro', 'euros');
+unit('gbp', 1, '£', 'gbp');
+unit('x', 1, 'x', '×');
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const monthOf = (m: string): number => MONTHS.indexOf(m.slice(0, 3).toLowerCase()) + 1;
+
+/** Bound phrases just before a number, longest first (matched on the lower-cased text). */
+const BOUNDS: [RegExp, Bound][] = [
+  [/(?:not|no) (?:more|greater|higher|larger|longer) than $/, 'le'],
+  [/(?:not|no) (?:less|fewer|lower|smaller|shorter) than $/, 'ge'],
+  [
+    /(?:up to|at most|a maximum of|maximum of|max(?:imum)?\.?|not exceeding|capped at|limited to|as (?:many|much) as) $/,
+    'le',
+  ],
+  [/(?:at least|a minimum of|minimum of|min(?:imum)?\.?|no fewer than) $/, 'ge'],
+  [/(?:less than|fewer than|lower than|smaller than|shorter than|under|below|within) $/, 'lt'],
+  [
+    /(?:more than|greater than|higher than|larger than|longer than|over|above|exceeds?|beyond) $/,
+    'gt',
+  ],
+  [/(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|~) ?$/, 'approx'],
+];
+
+/** Words that name a count's noun but are not its unit (articles, prepositions...). */
+const NOT_NOUN = new Set(
+  (
+    'a an the and or of to in on at by for with from than as is are was were be per each every ' +
+    'more less that which this these those it its after before into over under until since when ' +
+    'while if but so not then also only other others more most later earlier ago onward onwards ' +
+    'respectively instead again through via without within during among between about off out up'
+  ).split(' '),
+);
+
+const WORD_NUMBER = new RegExp(
+  `\\b(?:(?:${[...Object.keys(SMALL), ...Object.keys(SCALES)].join('|')})(?:[\\s-]+(?:and[\\s-]+)?)?)+\\b`,
+  'gi',
+);
+
+/** Value of a run of number words: `twenty five` 25, `four hundred` 400, `a dozen` 12. */
+function wordsValue(words: string[]): number | null {
+  let total = 0;
+  let current = 0;
+  let any = false;
+  for (const w of words) {
+    if (w === 'and') continue;
+    const small = SMALL[w];
+    const scale = SCALES[w];
+    if (small !== undefined) {
+      current += small;
+      any = true;
+    } else if (scale !== undefined) {
+      current = (current || 1) * scale;
+      if (scale >= 1000) {
+        total += current;
+        current = 0;
+      }
+      any = true;
+    } else return null;
+  }
+  return any ? total + current : null;
+}
+
+/** A crude English stem for count nouns: `retries` and `retry` compare equal. */
+const nounStem = (w: string): string =>
+  w
+    .replace(/ies$/, 'y')
+    .replace(/(?:es|s)$/, '')
+    .replace(/e$/, '');
+
+interface Raw {
+  start: number;
+  end: number;
+  value: number;
+  high: number;
+  bound: Bound | null;
+}
+
+/** Finds dates first (their numbers are not measures), then versions, then numbers. */
+export function extractQuantities(text: string): Quantity[] {
+  const lower = text.toLowerCase();
+  const taken: [number, number][] = [];
+  const free = (s: number, e: number): boolean => taken.every(([a, b]) => e <= a || s >= b);
+  const out: Quantity[] = [];
+  const push = (q: Quantity): void => {
+    out.push(q);
+    taken.push([q.start, q.end]);
+  };
+  const date = (start: number, end: number, y: number, m: number, d: number): void => {
+    if (!free(start, end)) return;
+    push({
+      kind: 'date',
+      text: text.slice(start, end),
+      value: y * 10000 + m * 100 + d,
+      high: y * 10000 + m * 100 + d,
+      bound: 'eq',
+      dim: 'date',
+      unit: 'date',
+      parts: [y, m, d],
+      start,
+      end,
+    });
+  };
+  for (const m of lower.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) {
+    date(m.index, m.index + m[0].length, +m[1]!, +m[2]!, +m[3]!);
+  }
+  for (const m of lower.matchAll(
+    new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, 'g'),
+  )) {
+    date(m.index, m.index + m[0].length, m[3] ? +m[3] : 0, monthOf(m[1]!), +m[2]!);
+  }
+  for (const m of lower.matchAll(
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'g'),
+  )) {
+    date(m.index, m.index + m[0].length, m[3] ? +m[3] : 0, monthOf(m[2]!), +m[1]!);
+  }
+  for (const m of lower.matchAll(new RegExp(`\\b${MONTH}\\s+(\\d{4})\\b`, 'g'))) {
+    date(m.index, m.index + m[0].length, +m[2]!, monthOf(m[1]!), 0);
+  }
+  // Versions: three or more dotted parts, a `v` prefix, or the word "version"/"release" before.
+  const versionRe =
+    /(?:\b(?:version|release|versions|releases)\s+v?|\bv)(\d+(?:\.\d+)*)\b|\b(\d+\.\d+\.\d+(?:\.\d+)*)(?:-[\w.]+)?\b/g;
+  for (const m of lower.matchAll(versionRe)) {
+    const body = m[1] ?? m[2]!;
+    const start = m.index + m[0].indexOf(body);
+    const end = start + body.length;
+    if (!free(start, end)) continue;
+    const parts = body.split('.').map(Number);
+    push({
+      kind: 'version',
+      text: text.slice(start, end),
+      value: parts[0] ?? 0,
+      high: parts[0] ?? 0,
+      bound: boundBefore(lower, m.index) ?? 'eq',
+      dim: 'version',
+      unit: 'version',
+      parts,
+      start,
+      end,
+    });
+  }
+  const raws: Raw[] = [];
+  // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
+  const numRe =
+    /(?<![\w./-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e\d+\b)?)(k\b)?(?:\s*(?:-|–|to|and)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b)?/g;
+  for (const m of lower.matchAll(numRe)) {
+    const start = m.index;
+    let end = start + m[0].length;
+    if (!free(start, end)) continue;
+    const scale = m[2] ? 1e3 : 1;
+    const value = Number(m[1]!.replace(/,/g, '')) * scale;
+    let high = value;
+    let bound: Bound | null = boundBefore(lower, start);
+    const joiner = m[0].slice(m[1]!.length + (m[2]?.length ?? 0)).trim();
+    if (m[3] !== undefined) {
+      const second = Number(m[3].replace(/,/g, ''));
+      const isRange =
+        joiner.startsWith('-') ||
+        joiner.startsWith('–') ||
+        joiner.startsWith('to') ||
+        (joiner.startsWith('and') && /between\s+$/.test(lower.slice(0, start)));
+      if (isRange && second >= value) {
+        high = second;
+        bound = 'range';
+      } else {
+        end = start + m[1]!.length + (m[2]?.length ?? 0);
+      }
+    }
+    raws.push({ start, end, value, high, bound });
+  }
+  for (const m of text.matchAll(WORD_NUMBER)) {
+    let body = m[0].replace(/[\s-]+$/, '');
+    let start = m.index;
+    const words = body.toLowerCase().split(/[\s-]+/);
+    // "a" before a scale word is a number ("a hundred"), elsewhere an article.
+    const value = wordsValue(words);
+    if (value === null) continue;
+    // "one" alone is mostly a pronoun ("the one that..."): a number only before a noun or unit.
+    if (words.length === 1 && words[0] === 'one' && !/^\s+[a-z]/i.test(text.slice(start + 3)))
+      continue;
+    if (/\ba\s+$/i.test(text.slice(0, start)) && SCALES[words[0]!] !== undefined) {
+      start = text.slice(0, start).search(/a\s+$/i);
+      body = text.slice(start, m.index + body.length);
+    }
+    const end = start + body.length;
+    if (!free(start, end)) continue;
+    raws.push({ start, end, value, high: value, bound: boundBefore(lower, start) });
+  }
+  for (const r of raws.sort((a, b) => a.start - b.start)) {
+    const word = lower.slice(r.start, r.end);
+    const once = ONCE_LIKE.has(word);
+    const u = once
+      ? { dim: `count:${nounStem('times')}`, factor: 1, end: r.end, name: 'times' }
+      : unitAfter(lower, r.end);
+    // "in 1911" is a year; "1200 pear trees" a count: a counted noun after it decides, unless a
+    // preposition of time stands before it.
+    const yearWord = /^\d{4}$/.test(word) && r.value >= 1000 && r.value <= 2999;
+    const timePreposition =
+      /\b(?:in|since|by|until|till|from|before|after|of|during|circa|year|early|late|mid)\s+$/.test(
+        lower.slice(Math.max(0, r.start - 12), r.start),
+      );
+    const yearLike =
+      yearWord &&
+      r.bound !== 'range' &&
+      (u === null || (u.dim.startsWith('count:') && timePreposition));
+    if (yearLike) {
+      push({
+        kind: 'date',
+        text: text.slice(r.start, r.end),
+        value: r.value * 10000,
+        high: r.value * 10000,
+        bound: r.bound ?? 'eq',
+        dim: 'date',
+        unit: 'date',
+        parts: [r.value, 0, 0],
+        start: r.start,
+        end: r.end,
+      });
+      continue;
+    }
+    // A currency symbol stands before its number.
+    const before = text.slice(Math.max(0, r.start - 1), r.start);
+    const prefix =
+      before === '$' || before === '€' || before === '£' ? UNITS.get(before) : undefined;
+    const dim = prefix?.dim ?? u?.dim ?? 'count';
+    const factor = prefix?.factor ?? u?.factor ?? 1;
+    const start = prefix ? r.start - 1 : r.start;
+    const end = u?.end ?? r.end;
+    let from = start;
+    const boundText = r.bound && r.bound !== 'range' ? boundStart(lower, r.start) : start;
+    if (boundText !== null) from = Math.min(from, boundText);
+    push({
+      kind: 'number',
+      text: text.slice(from, end).trim(),
+      value: r.value * factor,
+      high: r.high * factor,
+      bound: r.bound ?? 'eq',
+      dim,
+      unit: prefix ? before : (u?.name ?? ''),
+      parts: [],
+      start,
+      end,
+    });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+function boundBefore(lower: string, at: number): Bound | null {
+  const head = lower.slice(Math.max(0, at - 40), at);
+  for (const [re, bound] of BOUNDS) if (re.test(head)) return bound;
+  return null;
+}
+
+function boundStart(lower: string, at: number): number | null {
+  const head = lower.slice(Math.max(0, at - 40), at);
+  for (const [re] of BOUNDS) {
+    const m = re.exec(head);
+    if (m) return at - head.length + m.index;
+  }
+  return null;
+}
+
+/** The unit written after a number: a symbol or unit name, else the counted noun, else none. */
+function unitAfter(
+  lower: string,
+  at: number,
+): { dim: string; factor: number; end: number; name: string } | null {
+  const rest = lower.slice(at);
+  // A number in code ("`60e3` milliseconds") or with its unit in brackets ("60e3 (milliseconds)")
+  // still has that unit; only a known unit is read across the quote or bracket.
+  const quoted = /^(['`]?\s?\(?)([a-zµ]+)\)?/.exec(rest);
+  if (quoted && /[`(]/.test(quoted[1]!)) {
+    const def = UNITS.get(quoted[2]!);
+    if (def && quoted[2]!.length > 1)
+      return { ...def, end: at + quoted[0].length, name: quoted[2]! };
+  }
+  const m = /^(\s?)(%|per cent|[a-zµ×$€£]+)/.exec(rest);
+  if (!m) return null;
+  const name = m[2]!;
+  const def = UNITS.get(name);
+  // A unit symbol glued to the number ("30s", "5MiB") or after one space; a bare "s"/"m"/"h"/"d"
+  // or "x" only when it is its own word, not an article or a plural.
+  if (def && (name.length > 1 || /^(?:[^a-z]|$)/.test(rest.slice(m[0].length)))) {
+    return { ...def, end: at + m[0].length, name };
+  }
+  if (m[1] === '' && name !== '%') return null;
+  if (NOT_NOUN.has(name) || name.length < 3) return null;
+  return { dim: `count:${nounStem(name)}`, factor: 1, end: at + m[0].length, name };
+}
+
+/** True when two quantities measure the same thing and can be compared. */
+export function comparable(a: Quantity, b: Quantity): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind !== 'number') return true;
+  if (a.dim === b.dim) return true;
+  // A bare number stands for any count ("3" vs "three times"), not for a measure with a unit.
+  const count = (d: string): boolean => d === 'count' || d.startsWith('count:');
+  return (a.dim === 'count' && count(b.dim)) || (b.dim === 'count' && count(a.dim));
+}
+
+const UPPER: readonly Bound[] = ['le', 'lt'];
+const LOWER: readonly Bound[] = ['ge', 'gt'];
+
+/** How a claim's quantity stands against the page's: `same`, `different` value, or `opposite` bound. */
+export function compareQuantities(
+  claim: Quantity,
+  page: Quantity,
+): 'same' | 'different' | 'opposite' {
+  if (claim.kind === 'date') {
+    // The claim may state less than the page (a year where the page gives the day), not more.
+    for (let i = 0; i < 3; i++) {
+      const c = claim.parts[i] ?? 0;
+      const p = page.parts[i] ?? 0;
+      if (c !== 0 && p !== 0 && c !== p) return 'different';
+      if (c !== 0 && p === 0) return 'different';
+    }
+    return 'same';
+  }
+  if (claim.kind === 'version') {
+    const n = Math.max(claim.parts.length, page.parts.length);
+    for (let i = 0; i < n; i++) {
+      // "v2" covers "2.4.1": a claim may name fewer parts than the page.
+      if (i >= claim.parts.length) break;
+      if ((claim.parts[i] ?? 0) !== (page.parts[i] ?? 0)) return 'different';
+    }
+    return 'same';
+  }
+  const converted = claim.unit !== page.unit;
+  const approx = claim.bound === 'approx' || page.bound === 'approx';
+  // 1 MB against 1 MiB differ by 5 %: units converted or "about" allow that much, nothing else.
+  const tolerance = approx ? 0.1 : converted ? 0.05 : 1e-9;
+  const near = (x: number, y: number): boolean =>
+    Math.abs(x - y) <= tolerance * Math.max(Math.abs(x), Math.abs(y)) + 1e-12;
+  const sameValue =
+    (near(claim.value, page.value) && near(claim.high, page.high)) ||
+    (claim.bound !== 'range' &&
+      page.bound === 'range' &&
+      (near(claim.value, page.value) || near(claim.value, page.high)));
+  if (!sameValue) return 'different';
+  if (
+    (UPPER.includes(claim.bound) && LOWER.includes(page.bound)) ||
+    (LOWER.includes(claim.bound) && UPPER.includes(page.bound))
+  ) {
+    return 'opposite';
+  }
+  return 'same';
+}
+
+/**
+ * The factor of the first unit of dimension `dim` named in `text` as a word ("milliseconds",
+ * "bytes"), or `null`: single letters ("s", "m") are too ambiguous to count as naming a unit.
+ */
+export function unitNamed(text: string, dim: string): number | null {
+  const words = new Set(text.toLowerCase().match(/[a-zµ]{2,}/g) ?? []);
+  for (const [name, def] of UNITS) {
+    if (def.dim === dim && name.length >= 2 && words.has(name)) return def.factor;
+  }
+  return null;
+}

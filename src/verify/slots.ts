@@ -1,0 +1,167 @@
+/**
+ * Slot alignment: an ordinary word of the claim that the page does not state, where the page has
+ * another word in the same place between the same neighbours ("retries idle connections" /
+ * "retries failed connections"), is a swapped fact, not a paraphrase. Aligned against the one
+ * sentence of the passage that carries the claim, so a word elsewhere in a window proves nothing.
+ */
+import type { Analysis, Token } from './analyze.js';
+import type { Conflict } from './verify-claim.js';
+import { areAntonyms, related } from './words.js';
+import { loadWordNet } from './wordnet.js';
+
+/** Word classes that fill the same slot: a noun for a noun, an adjective for an adjective. */
+const SLOT: Record<string, string> = { NOUN: 'n', PROPN: 'n', X: 'n', ADJ: 'a' };
+
+const isSlotWord = (t: Token): boolean =>
+  t.content && !t.cue && SLOT[t.pos] !== undefined && /\p{L}{2}/u.test(t.text);
+
+/** Token index ranges `[start, end)` of the sentences of an analysis. */
+function sentences(a: Analysis): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  a.tokens.forEach((t, i) => {
+    if (/^[.!?]+$/.test(t.text) && i > start) {
+      out.push([start, i + 1]);
+      start = i + 1;
+    }
+  });
+  if (start < a.tokens.length) out.push([start, a.tokens.length]);
+  return out;
+}
+
+/**
+ * The page sentences that state most of the claim's content words (ties all kept): the sentence
+ * that carries the support, if any does; and how many of the claim's words they state.
+ */
+function carrying(
+  claim: Analysis,
+  page: Analysis,
+  words: readonly number[],
+): [[number, number][], number] {
+  let best = 0;
+  let out: [number, number][] = [];
+  for (const [s, e] of sentences(page)) {
+    const score = words.filter((i) =>
+      page.tokens.slice(s, e).some((p) => p.content && related(claim.tokens[i]!, p)),
+    ).length;
+    if (score === 0 || score < best) continue;
+    if (score > best) out = [];
+    best = score;
+    out.push([s, e]);
+  }
+  return [out, best];
+}
+
+/**
+ * Ordinary words swapped in the same slot. For each noun or adjective of the claim that no word of
+ * the carrying sentence states (same lemma, a WordNet synonym or antonym), its nearest content
+ * neighbours on either side are found in that sentence; a noun or adjective the claim lacks,
+ * standing between them with no more words than the claim has there (or at the same distance
+ * from one neighbour, with the same words between, at a sentence edge), fills the slot. A claim
+ * that pairs with several equally good sentences is a swap only if it is one in each.
+ * @example
+ * slotSwaps(analyze('Idle sockets are closed after the timeout.'),
+ *   analyze('Busy sockets are closed after the timeout.'))
+ * // [{ kind: 'term', claim: 'Idle', page: 'Busy' }]
+ */
+export function slotSwaps(claim: Analysis, page: Analysis): Conflict[] {
+  const words = claim.tokens.flatMap((t, i) => (t.content && !t.cue && t.pos !== 'NUM' ? [i] : []));
+  const [found, shared] = carrying(claim, page, words);
+  // A swap is evidence only in a sentence that otherwise states the claim; a sentence sharing a
+  // word or two is about something else.
+  if (found.length === 0 || shared < Math.max(2, Math.ceil(words.length / 2))) return [];
+  let result: Conflict[] | undefined;
+  for (const [s, e] of found) {
+    const here = swapsIn(claim, page, words, s, e);
+    if (here.length === 0) return [];
+    result ??= here;
+  }
+  return result ?? [];
+}
+
+function swapsIn(
+  claim: Analysis,
+  page: Analysis,
+  words: readonly number[],
+  s: number,
+  e: number,
+): Conflict[] {
+  const out: Conflict[] = [];
+  const at = (i: number): number[] => {
+    const out: number[] = [];
+    for (let j = s; j < e; j++) {
+      if (page.tokens[j]!.content && related(claim.tokens[i]!, page.tokens[j]!)) out.push(j);
+    }
+    return out;
+  };
+  // A page word the claim states in any form is no stranger in the slot.
+  const stranger = (p: Token, c: Token): boolean =>
+    isSlotWord(p) &&
+    SLOT[p.pos] === SLOT[c.pos] &&
+    !claim.tokens.some((t) => t.content && (related(t, p) || areAntonyms(t, p)));
+  const wn = loadWordNet();
+  const verbish = (t: Token): boolean => wn.synsets(t.lemma).some((id) => id.startsWith('v'));
+  // Key terms must be stated (or named by the page's headings) and comparisons point one way:
+  // both are judged on their own, with what the page's title says.
+  const judged = new Set(claim.comparatives.map((x) => x.at));
+  const terms = claim.keyTerms.map((x) => x.text.toLowerCase());
+  for (let k = 0; k < words.length; k++) {
+    const i = words[k]!;
+    const c = claim.tokens[i]!;
+    if (!isSlotWord(c) || judged.has(i)) continue;
+    if (terms.some((x) => x === c.lower || x.split(/[^\p{L}\p{N}_$]+/u).includes(c.lower)))
+      continue;
+    // A verb the tagger read as a noun ("the event returns the Client"): a paraphrase changes verbs.
+    if (/^(?:the|a|an)$/.test(claim.tokens[i + 1]?.lower ?? '') && verbish(c)) continue;
+    const sentence = page.tokens.slice(s, e);
+    if (sentence.some((p) => p.content && (related(c, p) || areAntonyms(c, p)))) continue;
+    // The nearest neighbours the sentence states: a second changed word beside this one leaves
+    // the slot where it was ("compiled templates" / "rendered pages").
+    let left: number | undefined;
+    let pl: number[] = [];
+    for (let x = k - 1; x >= 0 && left === undefined; x--) {
+      const found = at(words[x]!);
+      if (found.length > 0) [left, pl] = [words[x]!, found];
+    }
+    let right: number | undefined;
+    let pr: number[] = [];
+    for (let x = k + 1; x < words.length && right === undefined; x++) {
+      const found = at(words[x]!);
+      if (found.length > 0) [right, pr] = [words[x]!, found];
+    }
+    let hit: Token | undefined;
+    if (left !== undefined && right !== undefined && pl.length > 0 && pr.length > 0) {
+      const room = right - left - 1;
+      for (const a of pl) {
+        for (const b of pr) {
+          if (b <= a + 1 || b - a - 1 > room + 1) continue;
+          hit ??= page.tokens.slice(a + 1, b).find((p) => stranger(p, c));
+        }
+      }
+    } else {
+      // At an edge of the claim: the same words between the one neighbour and the slot.
+      const [anchor, spots] =
+        left !== undefined && pl.length > 0 && right === undefined
+          ? [left, pl]
+          : right !== undefined && pr.length > 0 && left === undefined
+            ? [right, pr]
+            : [undefined, []];
+      if (anchor !== undefined) {
+        const gap = claim.tokens.slice(Math.min(anchor, i) + 1, Math.max(anchor, i));
+        for (const a of spots) {
+          const j = a + (i - anchor);
+          if (j < s || j >= e) continue;
+          const between = page.tokens.slice(Math.min(a, j) + 1, Math.max(a, j));
+          // Function words between must be the same; content words there changed as well.
+          const same = gap.every(
+            (t, x) => t.lower === between[x]!.lower || (t.content && between[x]!.content),
+          );
+          if (!same) continue;
+          if (stranger(page.tokens[j]!, c)) hit ??= page.tokens[j]!;
+        }
+      }
+    }
+    if (hit) out.push({ kind: 'term', claim: c.text, page: hit.text });
+  }
+  return out;
+}

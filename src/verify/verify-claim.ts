@@ -1,0 +1,188 @@
+/**
+ * Verifies a claim against a passage by aligning what can be wrong while the words still match:
+ * quantities, polarity, comparatives and key terms. A located passage is only a candidate; this
+ * decides whether it supports the claim, states something else about the same thing, or is about
+ * something else.
+ */
+import { analyze } from './analyze.js';
+import type { Analysis } from './analyze.js';
+import {
+  comparativeConflicts,
+  polarityConflicts,
+  quantityAlignment,
+  swappedWords,
+  termAlignment,
+} from './align.js';
+import { slotSwaps } from './slots.js';
+import { areAntonyms, norm, related } from './words.js';
+
+/** What kind of fact conflicts between a claim and its passage. */
+export type ConflictKind =
+  'number' | 'date' | 'version' | 'negation' | 'antonym' | 'comparative' | 'term';
+
+/** One fact the claim states differently from the passage: `{ kind: 'number', claim: '5 MiB', page: '1 MiB' }`. */
+export interface Conflict {
+  kind: ConflictKind;
+  /** The claim's words for it. */
+  claim: string;
+  /** The passage's words for it. */
+  page: string;
+}
+
+/**
+ * `supported`: the passage states the claim (paraphrase allowed). `contradicted`: the passage is
+ * about the same thing and states a different fact. `unrelated`: the passage does not address it.
+ */
+export type ClaimVerdict = 'supported' | 'contradicted' | 'unrelated';
+
+/** What {@link verifyClaim} decided, and why. */
+export interface ClaimVerification {
+  verdict: ClaimVerdict;
+  /** The facts that differ; empty unless `contradicted` (or `unrelated` for a far passage). */
+  conflicts: Conflict[];
+  /** What the claim states that the passage does not: key terms and quantities. */
+  missing: string[];
+  /** Share of the claim's content words the passage states (same lemma or a WordNet synonym), 0..1. */
+  coverage: number;
+  /** One line saying why. */
+  reason: string;
+}
+
+/** Options of {@link verifyClaim}. */
+export interface VerifyClaimOptions {
+  /**
+   * How close the passage is in meaning, when a semantic step found it (cosine of sentence
+   * embeddings, 0..1); a close passage may share fewer words with the claim (paraphrase).
+   */
+  similarity?: number | undefined;
+  /**
+   * Where else on the page a key term may be stated: its title and top headings, which name what
+   * a section is about. @default ''
+   */
+  context?: string | undefined;
+  /** Least word coverage for `supported`. @default 0.5 */
+  minCoverage?: number | undefined;
+  /** Least word coverage for `supported` when `similarity >= semanticSimilarity`. @default 0.25 */
+  minSemanticCoverage?: number | undefined;
+  /** Least `similarity` that lowers the coverage needed. @default 0.7 */
+  semanticSimilarity?: number | undefined;
+  /** Least coverage (conflicting words counted) for a conflict to mean `contradicted`. @default 0.5 */
+  minRelatedCoverage?: number | undefined;
+}
+
+/** Defaults of {@link verifyClaim}, applied once with `??`. */
+export const CLAIM_DEFAULTS = {
+  minCoverage: 0.5,
+  minSemanticCoverage: 0.25,
+  semanticSimilarity: 0.7,
+  minRelatedCoverage: 0.5,
+} as const;
+
+/**
+ * Decides whether `passage` supports `claim`. Numbers are compared with their units and bounds
+ * (`30 s` = `30000 ms`, `up to three` = `at most 3`), dates and versions part by part; polarity
+ * through negation cues and antonyms (WordNet, `un-`/`dis-` prefixes); comparatives with their
+ * direction and argument order; key terms (code, identifiers, names, rare words) must appear in the
+ * passage itself. Ordinary words may differ (lemmas and WordNet synonyms count), so a paraphrase
+ * passes. A passage with the claim's text verbatim is `supported` at once.
+ * @returns `supported` only when nothing conflicts, nothing is missing and enough of the claim's
+ *   words are there; `contradicted` when something conflicts in a passage about the same thing
+ * @example
+ * verifyClaim('The limit is 5 MiB.', 'The body size limit is 1 MiB.')
+ * // { verdict: 'contradicted', conflicts: [{ kind: 'number', claim: '5 MiB', page: '1 MiB' }], ... }
+ */
+export function verifyClaim(
+  claim: string | Analysis,
+  passage: string | Analysis,
+  options: VerifyClaimOptions = {},
+): ClaimVerification {
+  const c = typeof claim === 'string' ? analyze(claim) : claim;
+  const p = typeof passage === 'string' ? analyze(passage) : passage;
+  const claimNorm = norm(c.text);
+  if (claimNorm.length > 0 && norm(p.text).includes(claimNorm)) {
+    return {
+      verdict: 'supported',
+      conflicts: [],
+      missing: [],
+      coverage: 1,
+      reason: 'the passage states the claim verbatim',
+    };
+  }
+  const words = c.tokens.flatMap((t, i) => (t.content && t.pos !== 'NUM' ? [i] : []));
+  const matched = new Set<number>();
+  const opposed = new Set<number>();
+  for (const i of words) {
+    const t = c.tokens[i]!;
+    if (p.tokens.some((x) => x.content && related(t, x))) matched.add(i);
+    else if (p.tokens.some((x) => x.content && areAntonyms(t, x))) opposed.add(i);
+  }
+  const quantities = quantityAlignment(c, p);
+  const terms = termAlignment(c, p, options.context ?? '');
+  const conflicts = [
+    ...quantities.conflicts,
+    ...polarityConflicts(c, p),
+    ...comparativeConflicts(c, p),
+    ...terms.conflicts,
+  ];
+  if (conflicts.every((x) => x.kind !== 'term')) {
+    const stated = new Set(conflicts.map((x) => x.claim.toLowerCase()));
+    conflicts.push(...swappedWords(c, p).filter((x) => !stated.has(x.claim.toLowerCase())));
+  }
+  if (conflicts.every((x) => x.kind !== 'term')) {
+    const stated = new Set(conflicts.map((x) => x.claim.toLowerCase()));
+    conflicts.push(...slotSwaps(c, p).filter((x) => !stated.has(x.claim.toLowerCase())));
+  }
+  const missing = [...terms.missing, ...quantities.missing];
+  const total = Math.max(1, words.length);
+  const coverage = Math.round((matched.size / total) * 1000) / 1000;
+  const conflictWords = conflicts.filter((x) => x.kind === 'term').length;
+  const relatedness = (matched.size + opposed.size + conflictWords) / total;
+  const minRelated = options.minRelatedCoverage ?? CLAIM_DEFAULTS.minRelatedCoverage;
+  const describe = (x: Conflict): string =>
+    `${x.kind}: the claim says "${x.claim}", the page "${x.page}"`;
+  if (conflicts.length > 0) {
+    const about =
+      relatedness >= minRelated ||
+      (options.similarity ?? 0) >=
+        (options.semanticSimilarity ?? CLAIM_DEFAULTS.semanticSimilarity);
+    return {
+      verdict: about ? 'contradicted' : 'unrelated',
+      conflicts,
+      missing,
+      coverage,
+      reason: about
+        ? describe(conflicts[0]!)
+        : `the passage is about something else (${describe(conflicts[0]!)})`,
+    };
+  }
+  if (missing.length > 0) {
+    return {
+      verdict: 'unrelated',
+      conflicts,
+      missing,
+      coverage,
+      reason: `the passage does not state ${missing.map((m) => `"${m}"`).join(', ')}`,
+    };
+  }
+  const close =
+    (options.similarity ?? 0) >= (options.semanticSimilarity ?? CLAIM_DEFAULTS.semanticSimilarity);
+  const needed = close
+    ? (options.minSemanticCoverage ?? CLAIM_DEFAULTS.minSemanticCoverage)
+    : (options.minCoverage ?? CLAIM_DEFAULTS.minCoverage);
+  if (coverage + 1e-9 < needed) {
+    return {
+      verdict: 'unrelated',
+      conflicts,
+      missing,
+      coverage,
+      reason: `the passage shares too little with the claim (coverage ${coverage} < ${needed})`,
+    };
+  }
+  return {
+    verdict: 'supported',
+    conflicts,
+    missing,
+    coverage,
+    reason: `the passage states the claim (coverage ${coverage})`,
+  };
+}

@@ -1,0 +1,97 @@
+/** Word-level comparisons of the verifier: forms, synonyms, antonyms, whole-term search. */
+import type { Token } from './analyze.js';
+import { loadWordNet } from './wordnet.js';
+
+/** Lower case, backticks and citation markers dropped, quotes plain, whitespace collapsed. */
+export const norm = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[`\u2018\u2019\u201c\u201d"]/g, (c) => (c === '`' ? '' : "'"))
+    .replace(/\[\d+(?:[,\s-]+\d+)*\]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s'"]+|[\s'".,;:!?]+$/g, '')
+    .trim();
+
+/** True when the two words are one word in another form (`configure`/`configuration`). */
+export function sameWord(a: Token, b: Token): boolean {
+  if (a.lemma === b.lemma || a.lower === b.lower) return true;
+  // Plurals of acronyms and names, which have no lemma of their own ("APIs").
+  if (a.lower.replace(/s$/, '') === b.lower.replace(/s$/, '')) return true;
+  const x = a.lower;
+  const y = b.lower;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i >= 6 && i >= 0.75 * Math.min(x.length, y.length);
+}
+
+/** The same word in another form, or a WordNet synonym (`attempt`/`try`). */
+export function related(a: Token, b: Token): boolean {
+  if (sameWord(a, b)) return true;
+  return loadWordNet().synonyms(a.lemma, b.lemma);
+}
+
+const OPPOSABLE = new Set(['ADJ', 'VERB', 'ADV']);
+
+const PREFIXES = ['un', 'non', 'non-', 'dis', 'in', 'im', 'il', 'ir', 'de'];
+
+/**
+ * True when the words are opposites: WordNet antonyms (through the lemma or, for participles like
+ * `disabled`, the verb), or a negating prefix (`un-`, `non-`, `dis-`, `in-`...) on the same stem.
+ */
+export function areAntonyms(a: Token, b: Token): boolean {
+  // Noun antonyms in WordNet are mostly senses far from technical prose ("second"/"basic" through
+  // adjective clusters); quantities and terms are judged elsewhere.
+  if (!OPPOSABLE.has(a.pos) || !OPPOSABLE.has(b.pos)) return false;
+  const wn = loadWordNet();
+  const forms = (t: Token): string[] => {
+    const out = [t.lemma, t.lower];
+    if (/ed$/.test(t.lower)) out.push(t.lower.replace(/d$/, ''), t.lower.replace(/ed$/, ''));
+    return out;
+  };
+  const fa = forms(a);
+  const fb = forms(b);
+  for (const x of fa) {
+    const opposite = wn.antonyms(x);
+    if (fb.some((y) => opposite.has(y))) return true;
+  }
+  for (const [x, y] of [
+    [a.lower, b.lower],
+    [b.lower, a.lower],
+  ] as const) {
+    for (const p of PREFIXES) {
+      if (!x.startsWith(p) || x.length - p.length < 4) continue;
+      const prefixed = x.slice(p.length);
+      // "unusable" opposes "use"/"used": compare the base under -able/-ible too.
+      const bases = [prefixed, prefixed.replace(/[ai]ble$/, 'e'), prefixed.replace(/[ai]ble$/, '')];
+      const other = x === a.lower ? b : a;
+      const rest = bases.find((r) => r === y || r === other.lemma) ?? prefixed;
+      // "discover" is not "not cover": the prefixed word must be unknown to WordNet or its antonym.
+      if (
+        (rest === y || rest === other.lemma || rest === y.replace(/-/g, '')) &&
+        (a.pos === 'ADJ' || a.pos === 'VERB' || b.pos === 'ADJ' || b.pos === 'VERB')
+      ) {
+        if (!wn.knows(x) || p === 'un' || p === 'non' || p === 'non-') return true;
+      }
+    }
+  }
+  return false;
+}
+
+const WORDISH = /[\p{L}\p{N}_$]/u;
+
+/** True when `text` (normalised) holds `term` as a whole word or identifier. */
+export const hasTerm = (text: string, term: string): boolean => {
+  const t = norm(term);
+  if (t.length === 0) return true;
+  // A plural names the same thing ("APIs" / "API").
+  const forms = t.length > 3 && t.endsWith('s') ? [t, t.slice(0, -1)] : [t];
+  for (const f of forms) {
+    for (let at = text.indexOf(f); at >= 0; at = text.indexOf(f, at + 1)) {
+      const before = text[at - 1];
+      const end = text.startsWith('s', at + f.length) ? at + f.length + 1 : at + f.length;
+      const after = text[end];
+      if (!(before && WORDISH.test(before)) && !(after && WORDISH.test(after))) return true;
+    }
+  }
+  return false;
+};

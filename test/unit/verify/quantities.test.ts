@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { compareQuantities, extractQuantities, loadWordNet } from '../../../src/verify/index.js';
+
+const one = (text: string) => {
+  const q = extractQuantities(text);
+  expect(q, JSON.stringify(q)).toHaveLength(1);
+  return q[0]!;
+};
+
+describe('extractQuantities', () => {
+  it('normalises units to a base: bytes, ms', () => {
+    expect(one('a limit of 1 MiB')).toMatchObject({
+      kind: 'number',
+      value: 1024 ** 2,
+      dim: 'bytes',
+    });
+    expect(one('waits 30000 ms')).toMatchObject({ value: 30_000, dim: 'ms' });
+    expect(one('waits 30s')).toMatchObject({ value: 30_000, dim: 'ms' });
+  });
+
+  it('reads number words, bounds and ranges', () => {
+    expect(one('retried up to three times')).toMatchObject({
+      value: 3,
+      bound: 'le',
+      dim: 'count:tim',
+    });
+    expect(one('at least twelve hundred trees')).toMatchObject({ value: 1200, bound: 'ge' });
+    expect(one('between 2 and 5 connections')).toMatchObject({ value: 2, high: 5, bound: 'range' });
+  });
+
+  it('tells years, dates and versions from counts', () => {
+    expect(one('rebuilt in 1911')).toMatchObject({ kind: 'date', parts: [1911, 0, 0] });
+    expect(one('on March 3, 2021')).toMatchObject({ kind: 'date', parts: [2021, 3, 3] });
+    expect(one('since version 2.4.1')).toMatchObject({ kind: 'version', parts: [2, 4, 1] });
+    expect(one('planted 1200 pear trees')).toMatchObject({ kind: 'number', value: 1200 });
+  });
+});
+
+describe('compareQuantities', () => {
+  const q = (text: string) => one(text);
+
+  it('equates converted units within 5 % and no more', () => {
+    expect(compareQuantities(q('1 MB'), q('1 MiB'))).toBe('same');
+    expect(compareQuantities(q('5 MiB'), q('1 MiB'))).toBe('different');
+    expect(compareQuantities(q('30 s'), q('30000 ms'))).toBe('same');
+  });
+
+  it('calls an upper bound against a lower bound opposite', () => {
+    expect(compareQuantities(q('at least 3 times'), q('up to 3 times'))).toBe('opposite');
+    expect(compareQuantities(q('at most 3 times'), q('up to 3 times'))).toBe('same');
+  });
+});
+
+describe('loadWordNet', () => {
+  it('loads antonym pairs and synonyms once, from the package data', () => {
+    const wn = loadWordNet();
+    expect(wn.antonyms('enable').has('disable')).toBe(true);
+    expect(wn.antonyms('required').has('optional')).toBe(true);
+    expect(wn.synonyms('attempt', 'try')).toBe(true);
+    expect(wn.knows('undici')).toBe(false);
+    expect(loadWordNet()).toBe(wn);
+  });
+});

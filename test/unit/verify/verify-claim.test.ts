@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { verifyClaim } from '../../../src/verify/index.js';
+import type { ConflictKind } from '../../../src/verify/index.js';
+
+/** Asserts a contradiction carrying a conflict of `kind` between the two texts. */
+function expectConflict(
+  claim: string,
+  page: string,
+  kind: ConflictKind,
+  texts?: { claim: string; page: string },
+): void {
+  const r = verifyClaim(claim, page);
+  expect(r.verdict, r.reason).toBe('contradicted');
+  const conflict = r.conflicts.find((c) => c.kind === kind);
+  expect(conflict, JSON.stringify(r.conflicts)).toBeDefined();
+  if (texts) expect(conflict).toMatchObject(texts);
+}
+
+function expectSupported(claim: string, page: string, options = {}): void {
+  const r = verifyClaim(claim, page, options);
+  expect(r.verdict, `${r.reason} ${JSON.stringify(r.conflicts)}`).toBe('supported');
+  expect(r.conflicts).toEqual([]);
+}
+
+describe('verifyClaim: numbers with units', () => {
+  it('contradicts a changed size and names both values', () => {
+    expectConflict('The body limit is 5 MiB.', 'The body size limit is 1 MiB.', 'number', {
+      claim: '5 MiB',
+      page: '1 MiB',
+    });
+  });
+
+  it('supports the same duration in other units', () => {
+    expectSupported('The default timeout is 30 seconds.', 'The default timeout is 30000 ms.');
+  });
+
+  it('reads number words as numbers', () => {
+    expectSupported('The ferry carried 90 passengers.', 'The ferry carried ninety passengers.');
+    expectConflict(
+      'The ferry carried 80 passengers.',
+      'The ferry carried ninety passengers.',
+      'number',
+    );
+  });
+
+  it('treats "up to" and "at most" as the same bound, and "at least" as its opposite', () => {
+    expectSupported(
+      'Requests are retried at most 3 times.',
+      'Requests are retried up to three times.',
+    );
+    expectConflict(
+      'Requests are retried at least 3 times.',
+      'Requests are retried up to three times.',
+      'comparative',
+    );
+  });
+
+  it('does not support a number the passage does not state', () => {
+    const r = verifyClaim('The cache holds 500 entries.', 'The cache holds entries in memory.');
+    expect(r.verdict).toBe('unrelated');
+    expect(r.missing).toContain('500 entries');
+  });
+});
+
+describe('verifyClaim: dates and versions', () => {
+  it('contradicts a changed year and a changed day', () => {
+    expectConflict('The tower was rebuilt in 1912.', 'The tower was rebuilt in 1911.', 'date', {
+      claim: '1912',
+      page: '1911',
+    });
+    expectConflict(
+      'It was released on March 3, 2021.',
+      'It was released on March 4, 2021.',
+      'date',
+    );
+  });
+
+  it('supports a year where the page gives the full date', () => {
+    expectSupported('It was released in 2021.', 'It was released on March 4, 2021.');
+  });
+
+  it('compares versions part by part', () => {
+    expectConflict(
+      'The fix landed in version 2.4.1.',
+      'The fix landed in version 2.5.0.',
+      'version',
+    );
+    expectSupported('The fix landed in v2.4.', 'The fix landed in version 2.4.1.');
+  });
+});
+
+describe('verifyClaim: negation and polarity', () => {
+  it('contradicts an added or a removed negation', () => {
+    expectConflict(
+      'Redirects are not followed by default.',
+      'Redirects are followed by default.',
+      'negation',
+    );
+    expectConflict(
+      'Redirects are followed by default.',
+      'Redirects are never followed by default.',
+      'negation',
+    );
+  });
+
+  it('contradicts antonyms from WordNet and negating prefixes', () => {
+    expectConflict('Caching is enabled by default.', 'Caching is disabled by default.', 'antonym', {
+      claim: 'enabled',
+      page: 'disabled',
+    });
+    expectConflict('The option is required.', 'The option is optional.', 'antonym');
+    expectConflict('The connection is encrypted.', 'The connection is unencrypted.', 'antonym');
+  });
+
+  it('supports a negation restated as an antonym or moved in the clause', () => {
+    expectSupported('Caching is not enabled by default.', 'Caching is disabled by default.');
+    expectSupported(
+      'By default the client performs no CORS checks.',
+      'The client does not implement CORS checks by default.',
+    );
+  });
+
+  it('keeps the negation of each clause apart', () => {
+    expectConflict(
+      'The extension is enabled on the server and disabled on the client.',
+      'The extension is disabled on the server and enabled on the client.',
+      'antonym',
+    );
+  });
+});
+
+describe('verifyClaim: comparatives', () => {
+  it('contradicts a flipped comparative', () => {
+    expectConflict(
+      'InnoDB is faster than MyISAM for writes.',
+      'InnoDB is slower than MyISAM for writes.',
+      'comparative',
+      {
+        claim: 'faster',
+        page: 'slower',
+      },
+    );
+    expectConflict(
+      'The event fires before the response.',
+      'The event fires after the response.',
+      'comparative',
+    );
+  });
+
+  it('supports the same comparison with its arguments swapped', () => {
+    expectSupported(
+      'MyISAM is slower than InnoDB for writes.',
+      'InnoDB is faster than MyISAM for writes.',
+    );
+  });
+});
+
+describe('verifyClaim: key terms', () => {
+  it('contradicts a swapped name', () => {
+    expectConflict(
+      'The default engine is InnoDB.',
+      'The default storage engine is MyISAM.',
+      'term',
+      {
+        claim: 'InnoDB',
+        page: 'MyISAM',
+      },
+    );
+  });
+
+  it('contradicts an identifier put where the page has another', () => {
+    expectConflict(
+      'If only https_proxy is set, it is used for both HTTP and HTTPS requests.',
+      'When http_proxy and https_proxy are set, each is used for its own scheme. If only http_proxy is set, it is used for both HTTP and HTTPS requests.',
+      'term',
+      { claim: 'https_proxy', page: 'http_proxy' },
+    );
+  });
+
+  it('contradicts an ordinary word swapped in the same frame', () => {
+    expectConflict(
+      'A client begins in the processing state with no socket.',
+      'A client begins in the idle state with no socket.',
+      'term',
+    );
+  });
+
+  it('does not support a claim whose code term the passage lacks', () => {
+    const r = verifyClaim(
+      'Set `maxRedirections` to follow redirects.',
+      'Set the option to follow redirects.',
+    );
+    expect(r.verdict).toBe('unrelated');
+    expect(r.missing).toContain('maxRedirections');
+  });
+
+  it('accepts a key term stated in the page title given as context', () => {
+    const claim = 'The default minTimeout of RetryHandler is 500 milliseconds.';
+    const passage =
+      'minTimeout number - Minimum number of milliseconds to wait before retrying. Default: 500';
+    expect(verifyClaim(claim, passage).verdict).not.toBe('supported');
+    expectSupported(claim, passage, { context: 'RetryHandler' });
+  });
+});
+
+describe('verifyClaim: paraphrases and unrelated passages', () => {
+  it('supports paraphrases that keep the facts', () => {
+    expectSupported(
+      'A failed request is attempted again at most 3 times.',
+      'The request is retried up to three times.',
+    );
+    expectSupported(
+      'After a socket error, the client reconnects on its own.',
+      'The client automatically reconnects after a socket error.',
+    );
+    expectSupported(
+      'Deleting a cache does not make its cached responses unusable.',
+      'If a cache is deleted, the cached responses can still be used.',
+    );
+  });
+
+  it('supports a verbatim passage at once', () => {
+    const r = verifyClaim(
+      'The market opens at four.',
+      'History. The market opens at four. It closes at noon.',
+    );
+    expect(r).toMatchObject({ verdict: 'supported', coverage: 1 });
+  });
+
+  it('calls a passage about something else unrelated, not contradicted', () => {
+    const r = verifyClaim(
+      'The pool keeps idle sockets open for reuse.',
+      'Cider is pressed in the last week of October.',
+    );
+    expect(r.verdict).toBe('unrelated');
+    expect(r.conflicts).toEqual([]);
+  });
+
+  it('needs fewer shared words when a semantic step vouches for the passage', () => {
+    const claim = 'Requests that failed get attempted again.';
+    const passage = 'The dispatcher retries failed requests.';
+    const plain = verifyClaim(claim, passage, { minCoverage: 0.9 });
+    expect(plain.verdict).toBe('unrelated');
+    expectSupported(claim, passage, { minCoverage: 0.9, similarity: 0.9 });
+  });
+});
