@@ -1,0 +1,385 @@
+// Evidence verdicts you can trust: `npx tsx bench/evidence.ts [--split dev|test|all] [--throughput]`.
+//
+// Work: the labelled claim set in bench/evidence/claims.json (claims about the Markdown docs shipped
+// in installed packages: verbatim sentences, hand-written paraphrases, and false variants with a
+// changed number, a flipped negation, a swapped term, a flipped comparative, or a true sentence
+// cited to the wrong page; plus claims citing challenge/login walls, error statuses and a dead port).
+// The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
+// does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
+// docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
+// whole answer: every page loaded once, all of its claims looked up on it.
+//
+// Prints one report: per kind, the claims judged right (the expected verdict; for term and
+// comparative `contradicted` or `not_found`; never `supported` for a false claim) and the shares
+// judged supported / contradicted / not_found, per split; then the targets:
+// - verbatim and paraphrase judged supported; false claims (number, negation, term, comparative,
+//   wrong_page) judged supported; number + negation judged contradicted; walls and dead links right;
+// - ALCE-style citation precision and recall, with the labels as the judge: recall = of the
+//   citations whose page supports the sentence (verbatim, paraphrase), the share judged supported;
+//   precision = of the citations judged supported, the share whose page supports the sentence
+//   (walls and dead links in neither);
+// - claims checked per second (screenshots off, `--pool`, browsers launched inside the timing).
+// `--throughput` adds claims per second with screenshots off and on at pools 1, 2 and 4.
+// A claim whose check timed out (a busy machine) is checked once more outside the timing, and the
+// report says how many (`--no-retry` keeps the first verdicts).
+// Per-claim verdicts are written for the dev split only (`--out`), so the test split stays unseen.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { verifyAnswer } from '../recipes/index.js';
+import type { AnswerInput, CitationCheck } from '../recipes/index.js';
+import { table } from '../recipes/support/script.js';
+import { Client } from '../src/index.js';
+import { startServer } from '../src/server/index.js';
+import type { RunningServer } from '../src/server/index.js';
+import { deadPort, startFixtureServer } from '../test/support/fixture-server.js';
+import { CLAIM_KINDS, docFile, loadClaimSet, versionDrift } from './evidence/claims.js';
+import type { ClaimKind, LabelledClaim } from './evidence/claims.js';
+import { renderScores, renderWrong, scoreKinds, scoreTargets } from './evidence/score.js';
+import type { ClaimResult } from './evidence/score.js';
+
+const HELP = `usage: npx tsx bench/evidence.ts [options]
+  --split dev|test|all   claims to run (default all; the table has per-split columns)
+  --kind k1,k2           only these kinds (${CLAIM_KINDS.join(', ')})
+  --pool N               browsers at once for the accuracy run (default 2)
+  --throughput           also claims/s with screenshots off and on at pools --pools
+  --pools 1,2,4          pool sizes of --throughput (default 1,2,4)
+  --throughput-claims N  claims per throughput run, every kind kept (default 60; 0 = all)
+  --no-retry             keep verdicts that came after a timeout (default: check those claims again)
+  --claims FILE          claim set (default bench/evidence/claims.json)
+  --json FILE            write the report as JSON to FILE
+  --out DIR              write latest.txt, latest.json and wrong-dev.txt (dev split only) to DIR
+  --help                 this text`;
+
+interface Options {
+  split: 'dev' | 'test' | 'all';
+  kinds: ClaimKind[] | null;
+  pool: number;
+  throughput: boolean;
+  pools: number[];
+  throughputClaims: number;
+  retryTimeouts: boolean;
+  claimsFile: string | undefined;
+  json: string | undefined;
+  out: string | undefined;
+}
+
+function parseOptions(): Options | null {
+  const { values } = parseArgs({
+    options: {
+      split: { type: 'string', default: 'all' },
+      kind: { type: 'string' },
+      pool: { type: 'string', default: '2' },
+      throughput: { type: 'boolean', default: false },
+      pools: { type: 'string', default: '1,2,4' },
+      'throughput-claims': { type: 'string', default: '60' },
+      'no-retry': { type: 'boolean', default: false },
+      claims: { type: 'string' },
+      json: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return null;
+  const split = values.split;
+  if (split !== 'dev' && split !== 'test' && split !== 'all') {
+    throw new Error(`Invalid option --split: expected dev, test or all, got ${split}`);
+  }
+  const kinds = values.kind ? (values.kind.split(',') as ClaimKind[]) : null;
+  for (const k of kinds ?? []) {
+    if (!CLAIM_KINDS.includes(k)) throw new Error(`Invalid option --kind: unknown kind ${k}`);
+  }
+  const positive = (name: string, s: string): number => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid option --${name}: got ${s}`);
+    return n;
+  };
+  return {
+    split,
+    kinds,
+    pool: positive('pool', values.pool),
+    throughput: values.throughput,
+    pools: values.pools.split(',').map((s) => positive('pools', s)),
+    throughputClaims:
+      values['throughput-claims'] === '0'
+        ? 0
+        : positive('throughput-claims', values['throughput-claims']),
+    retryTimeouts: !values['no-retry'],
+    claimsFile: values.claims,
+    json: values.json,
+    out: values.out,
+  };
+}
+
+/**
+ * The signed URL of each indexed doc, as search gives it to a user: queries made of the doc's
+ * claims and title until a result points at the doc's id.
+ */
+async function docUrls(
+  client: Client,
+  server: RunningServer,
+  ids: ReadonlyMap<string, string>,
+  claims: readonly LabelledClaim[],
+): Promise<Map<string, string>> {
+  const urls = new Map<string, string>();
+  for (const [key, id] of ids) {
+    const title = server.engines.index.getDocument(id)?.title ?? '';
+    const [first, ...rest] = claims
+      .filter((c) => c.source === key)
+      .map((c) => `${title} ${c.claim}`);
+    const queries = [first ?? title, title, ...rest].slice(0, 8);
+    for (const query of queries) {
+      const { results } = await client.search.create({ query, max_results: 20 });
+      const hit = results.flat().find((r) => r.url.includes(`/docs/${id}?`));
+      if (hit) {
+        urls.set(key, hit.url);
+        break;
+      }
+    }
+    if (!urls.has(key)) throw new Error(`No search result points at ${key} (doc ${id})`);
+  }
+  return urls;
+}
+
+/** One sentence per claim, each citing its own page; citations deduplicated. */
+function buildAnswer(claims: readonly LabelledClaim[], urlOf: (cited: string) => string) {
+  const citations: string[] = [];
+  const lines = claims.map((c) => {
+    const url = urlOf(c.cited);
+    let n = citations.indexOf(url) + 1;
+    if (n === 0) n = citations.push(url);
+    return `${c.claim.replace(/[.!?]+$/, '')} [${n}].`;
+  });
+  const answer: AnswerInput = { answer: lines.join('\n'), citations };
+  return answer;
+}
+
+/** True when the verdict came after a step of the check ran out of time (not a claim's word). */
+const timedOut = (r: ClaimResult): boolean =>
+  /took longer than \d+ ?ms|timed out|timeout \d+ ?ms exceeded/i.test(r.reason);
+
+function toResult(claim: LabelledClaim, check: CitationCheck | undefined): ClaimResult {
+  // The verdict type may not list every verdict the checker gives: compare as strings.
+  const verdict: string = check?.verdict ?? 'missing';
+  // `conflicts` only exists once the checker reports contradictions: read it without its type.
+  const raw = (check as unknown as { conflicts?: unknown } | undefined)?.conflicts;
+  const conflicts = Array.isArray(raw) ? (raw as unknown[]) : [];
+  return {
+    claim,
+    verdict,
+    right: (claim.accepted as string[]).includes(verdict),
+    reason: check?.reason ?? 'no check for this claim',
+    method: check?.passage?.method ?? null,
+    score: check?.passage?.score ?? null,
+    quote: check?.passage?.quote ?? null,
+    conflicts,
+  };
+}
+
+async function check(
+  client: Client,
+  answer: AnswerInput,
+  claims: readonly LabelledClaim[],
+  poolSize: number,
+  screenshots: boolean,
+): Promise<{ results: ClaimResult[]; seconds: number }> {
+  const started = performance.now();
+  const r = await verifyAnswer(answer, {
+    client,
+    poolSize,
+    provider: 'local',
+    screenshots,
+    report: false,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const bySentence = new Map(r.citations.map((c) => [c.sentenceIndex, c]));
+  if (r.citations.length !== claims.length) {
+    throw new Error(`Expected ${claims.length} checks, got ${r.citations.length}: a claim split`);
+  }
+  return { results: claims.map((c, i) => toResult(c, bySentence.get(i))), seconds };
+}
+
+/** Every `n / size`-th claim, so a smaller run keeps every kind; `size` 0 keeps all. */
+function sampleClaims(claims: readonly LabelledClaim[], size: number): LabelledClaim[] {
+  if (size === 0 || size >= claims.length) return [...claims];
+  const step = claims.length / size;
+  return Array.from({ length: size }, (_, i) => claims[Math.floor(i * step)]!);
+}
+
+interface ThroughputRow {
+  screenshots: boolean;
+  pool: number;
+  seconds: number;
+  rate: number;
+}
+
+/** Claims checked per second with screenshots off, then on, at each pool size. */
+async function measureThroughput(
+  client: Client,
+  answer: AnswerInput,
+  claims: readonly LabelledClaim[],
+  pools: readonly number[],
+): Promise<ThroughputRow[]> {
+  const rows: ThroughputRow[] = [];
+  for (const screenshots of [false, true]) {
+    for (const pool of pools) {
+      const run = await check(client, answer, claims, pool, screenshots);
+      rows.push({ screenshots, pool, seconds: run.seconds, rate: claims.length / run.seconds });
+    }
+  }
+  return rows;
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions();
+  if (!options) {
+    console.log(HELP);
+    return 0;
+  }
+  const set = loadClaimSet(options.claimsFile);
+  const claims = set.claims.filter(
+    (c) =>
+      (options.split === 'all' || c.split === options.split) &&
+      (!options.kinds || options.kinds.includes(c.kind)),
+  );
+  if (claims.length === 0) throw new Error('No claim matches --split and --kind');
+  const drift = versionDrift(set);
+  for (const d of drift) {
+    console.warn(
+      `note: ${d.package} is ${d.installed ?? 'not installed'}, the labels were written against ${d.labelled}`,
+    );
+  }
+  const keys = [...new Set(claims.flatMap((c) => [c.source, c.cited]))].filter((k) => set.docs[k]);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-evidence-'));
+  const key = 'svc_bench-0123456789abcdefghijklmnopqrstuvw';
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+  const sites = await startFixtureServer();
+  const dead = await deadPort();
+  // Sessions come from the local provider, so the service's own warm pool would only compete.
+  const server = await startServer({
+    port: 0,
+    dataDir,
+    apiKeys: [key],
+    logger: quiet,
+    warmPoolSize: 0,
+  });
+  const client = new Client({ baseURL: server.url, apiKey: key });
+  try {
+    const indexed = await server.engines.index.indexPaths(keys.map((k) => docFile(k)));
+    if (indexed.failed.length > 0) {
+      throw new Error(`Indexing failed: ${indexed.failed.map((f) => f.path).join(', ')}`);
+    }
+    const ids = new Map<string, string>();
+    for (const d of indexed.documents) {
+      const k = keys.find((key) => docFile(key) === d.path);
+      if (k && d.docId) ids.set(k, d.docId);
+    }
+    const urls = await docUrls(client, server, ids, claims);
+    const urlOf = (cited: string): string => {
+      if (cited.startsWith('fixture:/')) return `${sites.url}${cited.slice('fixture:'.length)}`;
+      if (cited.startsWith('dead-port:/')) return `http://127.0.0.1:${dead}/`;
+      const url = urls.get(cited);
+      if (!url) throw new Error(`No URL for ${cited}`);
+      return url;
+    };
+    const answer = buildAnswer(claims, urlOf);
+    const { results, seconds } = await check(client, answer, claims, options.pool, false);
+    const rate = claims.length / seconds;
+    // A step that ran out of time on a busy machine says nothing about the page: such claims are
+    // checked once more (outside the timing) so the accuracy figures do not depend on the load.
+    const late = results.flatMap((r, i) => (timedOut(r) ? [i] : []));
+    let stillLate = 0;
+    if (late.length > 0 && options.retryTimeouts) {
+      const again = late.map((i) => claims[i]!);
+      const rerun = await check(client, buildAnswer(again, urlOf), again, options.pool, false);
+      late.forEach((i, j) => (results[i] = rerun.results[j]!));
+      stillLate = rerun.results.filter(timedOut).length;
+    }
+    const kinds = scoreKinds(results);
+    const targets = scoreTargets(results, rate);
+    const load = os.loadavg().map((l) => l.toFixed(2));
+    const head =
+      `evidence verdicts: ${claims.length} claims (split ${options.split}${options.kinds ? `, kinds ${options.kinds.join(',')}` : ''}), ` +
+      `${urls.size} docs + walls, pool ${options.pool}, screenshots off, ${seconds.toFixed(1)} s, ` +
+      `${os.cpus().length} cores, load ${load.join(' ')}`;
+    const lateNote = options.retryTimeouts
+      ? `${late.length} claim(s) checked again after a step timed out; ${stillLate} timed out again`
+      : `${late.length} verdict(s) came after a step timed out`;
+    let text =
+      `${head}\n\n${renderScores(kinds, targets)}` + (late.length > 0 ? `\n\n${lateNote}` : '');
+    let throughput: ThroughputRow[] | null = null;
+    if (options.throughput) {
+      const sample = sampleClaims(claims, options.throughputClaims);
+      throughput = await measureThroughput(
+        client,
+        buildAnswer(sample, urlOf),
+        sample,
+        options.pools,
+      );
+      text +=
+        `\n\nthroughput: ${sample.length} claims (every kind) in one answer, browsers launched inside the timing\n\n` +
+        table([
+          ['screenshots', 'pool', 'claims', 'seconds', 'claims/s'],
+          ...throughput.map((t) => [
+            t.screenshots ? 'on' : 'off',
+            t.pool,
+            sample.length,
+            t.seconds.toFixed(2),
+            t.rate.toFixed(2),
+          ]),
+        ]);
+    }
+    console.log(`\n${text}`);
+    const dev = results.filter((r) => r.claim.split === 'dev');
+    const report = {
+      generatedAt: new Date().toISOString(),
+      machine: { cores: os.cpus().length, loadavg: os.loadavg() },
+      claimSet: { claims: claims.length, split: options.split, kinds: options.kinds, drift },
+      pool: options.pool,
+      seconds,
+      claimsPerSecond: rate,
+      timedOut: { firstPass: late.length, afterRetry: options.retryTimeouts ? stillLate : null },
+      kinds,
+      targets,
+      throughput,
+      // Per-claim verdicts of the dev split only: the test split is for measuring, not tuning.
+      devResults: dev.map((r) => ({
+        id: r.claim.id,
+        kind: r.claim.kind,
+        accepted: r.claim.accepted,
+        verdict: r.verdict,
+        right: r.right,
+        reason: r.reason,
+        method: r.method,
+        score: r.score,
+        quote: r.quote,
+        conflicts: r.conflicts,
+      })),
+    };
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    if (options.json) writeFileSync(options.json, json);
+    if (options.out) {
+      mkdirSync(options.out, { recursive: true });
+      writeFileSync(path.join(options.out, 'latest.txt'), `${text}\n`);
+      writeFileSync(path.join(options.out, 'latest.json'), json);
+      writeFileSync(path.join(options.out, 'wrong-dev.txt'), `${renderWrong(dev)}\n`);
+    }
+    return 0;
+  } finally {
+    await client.close();
+    await server.close();
+    await sites.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  },
+);
