@@ -221,6 +221,8 @@ export class Recordings {
    * @throws HttpError 404 when there is none for this user (never recorded, deleted or expired)
    */
   async read(userId: string, sessionId: string): Promise<RecordingDocument> {
+    // A session that just ended is still flushing its file and end time: read what it settles to.
+    await this.finishing.get(sessionId);
     const row = this.store.get(userId, sessionId);
     if (!row) throw notFound(sessionId);
     let text: string;
