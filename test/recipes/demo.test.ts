@@ -28,7 +28,9 @@ describe('demo', () => {
       { timeout: 60_000 },
     );
     expect(Date.now() - started).toBeLessThan(60_000);
-    expect(stdout).toMatch(/supported \d+, not_found \d+, blocked 0, unreachable 0 of [1-9]/);
+    expect(stdout).toMatch(
+      /supported \d+, contradicted 0, not_found \d+, blocked 0, unreachable 0 of [1-9]/,
+    );
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
     expect(report.citations.length).toBeGreaterThan(0);
     expect(report.summary.supported).toBeGreaterThan(0);

@@ -135,7 +135,7 @@ describe('malformed and boundary requests', () => {
   it('refuses deep nesting, huge, oversized and non-JSON bodies at the exact loc', async () => {
     const post = (path: string, body: Buffer, type = 'application/json'): Case => {
       const route = (Object.values(ROUTES) as RouteDef[]).find((r) => r.path === path && r.body)!;
-      const expected = oracle(route.body!, body, MAX_BODY);
+      const expected = oracle(route.body!, body, MAX_BODY, route.id);
       return {
         route: route.id,
         request: { method: 'POST', path, headers: { 'content-type': type }, body },
