@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
-import { BrowserContextCreateRequestSchema, parseRequest } from '../../protocol/index.js';
+import { BrowserContextCreateRequestSchema } from '../../protocol/index.js';
 import type { AppEnv } from '../context.js';
 import type { BrowserContexts } from '../engines/browsers/contexts.js';
-import { ValidationHttpError } from '../http-error.js';
+import { readBody } from '../validate.js';
 
 /**
  * The saved-context routes: `POST /v1/browser/contexts` (no body or `{}`; 200 with
@@ -17,25 +17,8 @@ import { ValidationHttpError } from '../http-error.js';
  */
 export function registerBrowserContextRoutes(app: Hono<AppEnv>, contexts: BrowserContexts): void {
   app.post('/v1/browser/contexts', async (c) => {
-    const text = await c.req.text();
-    let body: unknown = {};
-    if (text.trim() !== '') {
-      try {
-        body = JSON.parse(text);
-      } catch (error) {
-        throw new ValidationHttpError({
-          detail: [
-            {
-              loc: ['body'],
-              msg: `Body is not valid JSON: ${(error as Error).message}`,
-              type: 'json_invalid',
-            },
-          ],
-        });
-      }
-    }
-    const parsed = parseRequest(BrowserContextCreateRequestSchema, body, 'body');
-    if (!parsed.ok) throw new ValidationHttpError(parsed.body);
+    // No body at all means `{}`, as on session create; anything sent is checked strictly.
+    if ((await c.req.text()).length > 0) await readBody(c, BrowserContextCreateRequestSchema);
     return c.json(contexts.create(c.get('principal').userId), 200);
   });
 
