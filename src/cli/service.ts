@@ -139,6 +139,20 @@ export async function withService<T>(
   work: (service: Service, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const service = await openService(options);
+  const interrupt = untilSignal();
+  try {
+    return await work(service, interrupt.signal);
+  } finally {
+    interrupt.dispose();
+    await service.close();
+  }
+}
+
+/**
+ * A signal aborted by the first SIGINT or SIGTERM, so a command can stop its requests and release
+ * what it holds; a second one exits at once with 130. `dispose()` removes the handlers.
+ */
+export function untilSignal(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (): void => {
     if (controller.signal.aborted) process.exit(130);
@@ -146,13 +160,13 @@ export async function withService<T>(
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  try {
-    return await work(service, controller.signal);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await service.close();
-  }
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

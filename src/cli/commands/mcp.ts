@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { EXIT, parseOrUsage, UsageError } from '../common.js';
 import { rangeOption } from '../output.js';
-import { openService } from '../service.js';
+import { openService, untilSignal } from '../service.js';
 import type { McpRuntime } from '../mcp/runtime.js';
 
 const HELP = `svc mcp: the toolkit as a Model Context Protocol server, for agents
@@ -112,27 +112,6 @@ export async function runMcp(argv: string[]): Promise<number> {
     signal.dispose();
   }
   return EXIT.ok;
-}
-
-/**
- * A signal aborted by the first SIGINT or SIGTERM, so the server can release what it holds; a
- * second one exits at once with 130.
- */
-function untilSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (): void => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort(new Error('interrupted'));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }
 
 /** Serves one client on stdin/stdout until it goes away or `signal` aborts. */
