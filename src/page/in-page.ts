@@ -248,12 +248,29 @@ export function markedRectInPage(arg: { id: string | null }): {
     arg.id === null
       ? []
       : Array.from(document.querySelectorAll(`mark[data-svc-highlight="${CSS.escape(arg.id)}"]`));
+  // Whole lines: each mark widens the crop to the content box of the block it sits in, so a
+  // passage that starts or ends mid-line is shown with the rest of its lines, not cut at the marks.
+  const blockOf = (el: Element): Element | null => {
+    for (let e: Element | null = el.parentElement; e && e !== document.body; e = e.parentElement) {
+      const display = getComputedStyle(e).display;
+      if (!display.startsWith('inline') && display !== 'contents') return e;
+    }
+    return null;
+  };
   for (const m of marks) {
-    for (const r of Array.from(m.getClientRects())) {
+    const rects = Array.from(m.getClientRects());
+    for (const r of rects) {
       top = Math.min(top, r.top);
       left = Math.min(left, r.left);
       bottom = Math.max(bottom, r.bottom);
       right = Math.max(right, r.right);
+    }
+    const block = rects.length ? blockOf(m) : null;
+    if (block) {
+      const b = block.getBoundingClientRect();
+      const style = getComputedStyle(block);
+      left = Math.min(left, b.left + (parseFloat(style.paddingLeft) || 0));
+      right = Math.max(right, b.right - (parseFloat(style.paddingRight) || 0));
     }
   }
   if (top === Infinity) return { rect: null, doc };

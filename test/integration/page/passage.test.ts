@@ -7,7 +7,7 @@ import {
   toPageLike,
   visit,
 } from '../../../src/page/index.js';
-import type { AnyPage } from '../../../src/page/index.js';
+import type { AnyPage, Rect } from '../../../src/page/index.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
 import { conceptEmbed } from './concept-embed.js';
 import { DRIVERS, VIEWPORT, openDriverPage, closeDriverPage } from './drivers.js';
@@ -33,6 +33,14 @@ const marks = (page: AnyPage): Promise<{ count: number; text: string; centre: nu
       centre: r ? r.top + r.height / 2 : -1,
     };
   }, null);
+
+/** The rect of element `#id` in page coordinates. */
+async function blockRect(page: AnyPage, id: string): Promise<Rect> {
+  return toPageLike(page).evaluate((elId: string) => {
+    const r = document.getElementById(elId)!.getBoundingClientRect();
+    return { x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height };
+  }, id);
+}
 
 describe.each(DRIVERS)('findPassage, highlight and capture under %s', (driver) => {
   let server: FixtureServer;
@@ -176,12 +184,28 @@ describe.each(DRIVERS)('findPassage, highlight and capture under %s', (driver) =
     const size = pngSize(shot.passage);
     expect(size.width).toBe(shot.clip.width);
     expect(size.height).toBe(shot.clip.height);
-    expect(Math.abs(size.width - (h!.rect.width + 40))).toBeLessThanOrEqual(2);
+    // Whole lines: the crop spans the paragraph's width (the article column, 700 px) plus padding.
+    const block = await blockRect(page, 'known');
+    expect(Math.abs(size.width - (block.width + 40))).toBeLessThanOrEqual(2);
     expect(Math.abs(size.height - (h!.rect.height + 40))).toBeLessThanOrEqual(2);
     expect(pngSize(shot.viewport)).toEqual(VIEWPORT);
     // The highlight colour is inside the crop, at the passage's first line.
     const img = decodePng(shot.passage);
     expect(img.pixel(22, 30)).toEqual([255, 235, 59]);
+  });
+
+  it('crops whole lines: a passage that starts and ends mid-line is shown with its lines in full', async () => {
+    await visit(page, `${server.url}/article.html`);
+    const m = await findPassage(page, 'the longest timber truss bridge');
+    const h = await highlight(page, m!);
+    // The marks alone cover a few words in the middle of the paragraph's last line.
+    const block = await blockRect(page, 'known');
+    expect(h!.rect.width).toBeLessThan(block.width / 2);
+    const shot = await capture(page, h!, { padding: 0 });
+    expect(shot.clip.x).toBeLessThanOrEqual(Math.ceil(block.x));
+    expect(shot.clip.x + shot.clip.width).toBeGreaterThanOrEqual(Math.floor(block.x + block.width));
+    // Still only the marked lines: one line tall, not the whole paragraph.
+    expect(shot.clip.height).toBeLessThan(block.height);
   });
 
   it('clamps the crop to the page and to maxHeight', async () => {
