@@ -137,9 +137,9 @@ async function readFileDocument(
     case 'markdown':
       return readMarkdown(utf8(), fallbackTitle, pathToFileURL(path).href);
     case 'pdf':
-      return readPdf(bytes, fallbackTitle);
+      return readPdf(bytes, fallbackTitle, onFraction);
     case 'docx':
-      return readDocx(bytes, fallbackTitle);
+      return readDocx(bytes, fallbackTitle, onFraction);
     default:
       return readText(utf8(), fallbackTitle);
   }

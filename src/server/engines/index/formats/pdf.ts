@@ -1,4 +1,4 @@
-import { extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { getDocumentProxy, getMeta } from 'unpdf';
 import type { Block, ExtractedDocument } from '../types.js';
 import { normalizeLanguage } from './html-meta.js';
 import { blocksToHtml, textToBlocks } from './plain.js';
@@ -21,17 +21,27 @@ export function parsePdfDate(value: unknown): Date | null {
 
 /**
  * Reads a PDF with unpdf: text per page (pages become paragraph runs), title, language and dates
- * from the document info dictionary.
+ * from the document info dictionary. Pages are read one at a time, so a long PDF holds one page's
+ * text items at once and reports its progress page by page.
  *
  * @param data - The file bytes.
  * @param fallbackTitle - Used when the PDF info names no title.
+ * @param onProgress - Called with the share of pages read so far (0 to 1).
  * @throws Error from pdf.js when the bytes are not a readable PDF.
  */
-export async function readPdf(data: Uint8Array, fallbackTitle: string): Promise<ExtractedDocument> {
+export async function readPdf(
+  data: Uint8Array,
+  fallbackTitle: string,
+  onProgress?: (fraction: number) => void,
+): Promise<ExtractedDocument> {
   // pdf.js transfers (detaches) the buffer it is given, so it gets a copy.
   const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
   try {
-    const { text } = await extractText(pdf, { mergePages: false });
+    const text: string[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      text.push(await pageText(pdf, n));
+      onProgress?.(n / pdf.numPages);
+    }
     // A broken info dictionary costs the title and dates, not the text.
     const meta = await getMeta(pdf).catch(() => ({ info: {} }));
     const info = (meta.info ?? {}) as Record<string, unknown>;
@@ -55,6 +65,23 @@ export async function readPdf(data: Uint8Array, fallbackTitle: string): Promise<
     };
   } finally {
     await pdf.destroy();
+  }
+}
+
+/** The text of page `n`, one visual line per line (as unpdf's `extractText` joins it). */
+async function pageText(
+  pdf: Awaited<ReturnType<typeof getDocumentProxy>>,
+  n: number,
+): Promise<string> {
+  const page = await pdf.getPage(n);
+  try {
+    const content = await page.getTextContent();
+    // Text items carry `str`; marked-content items do not and add nothing.
+    return (content.items as Array<{ str?: string; hasEOL?: boolean }>)
+      .map((item) => (item.str == null ? '' : item.str + (item.hasEOL ? '\n' : '')))
+      .join('');
+  } finally {
+    page.cleanup();
   }
 }
 
