@@ -48,6 +48,16 @@ describe('renderDocumentHtml', () => {
     );
   });
 
+  it('names the local file it was indexed from, in a meta for reports and in its header', () => {
+    const path = report.documents.find((d) => d.path.endsWith('grid-batteries.html'))!.path;
+    const { document } = parseHTML(index.renderDocumentHtml(idOf('grid-batteries.html'))!);
+    expect(document.querySelector('meta[name="svc:source"]')!.getAttribute('content')).toBe(path);
+    const dt = Array.from(document.querySelectorAll('header dt')).find(
+      (d) => d.textContent === 'Local file',
+    );
+    expect(dt?.nextElementSibling?.textContent).toBe(path);
+  });
+
   it('keeps images with their size inside the chunk where they appeared', () => {
     const { document } = parseHTML(index.renderDocumentHtml(idOf('grid-batteries.html'))!);
     const img = document.querySelector(

@@ -59,6 +59,7 @@ export function renderDocumentHtml(doc: IndexedDocument): string {
   }
   const meta: Array<[string, string | null]> = [
     ['Source', doc.url],
+    ['Local file', doc.sourceKind === 'url' ? null : doc.source],
     ['Domain', doc.domain || null],
     ['Published', isoDate(doc.publishedAt)],
     ['Updated', isoDate(doc.updatedAt)],
@@ -80,6 +81,11 @@ export function renderDocumentHtml(doc: IndexedDocument): string {
         `<section id="c${c.ordinal}" data-char-start="${c.charStart}" data-char-end="${c.charEnd}">\n${chunkHtml(c, byChunk.get(c.ordinal) ?? [])}\n</section>`,
     )
     .join('\n');
+  // The file it was indexed from, for reports that cite this page (see `visit` in src/page).
+  const localSource =
+    doc.sourceKind === 'url'
+      ? ''
+      : `\n<meta name="svc:source" content="${escapeHtml(doc.source)}">`;
   const lang = doc.language ? ` lang="${escapeHtml(doc.language)}"` : '';
   const dates = [
     doc.publishedAt
@@ -95,7 +101,7 @@ export function renderDocumentHtml(doc: IndexedDocument): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(doc.title)}</title>
-<meta name="svc:doc-id" content="${escapeHtml(doc.id)}">${dates}
+<meta name="svc:doc-id" content="${escapeHtml(doc.id)}">${localSource}${dates}
 <style>${STYLE}</style>
 </head>
 <body>
