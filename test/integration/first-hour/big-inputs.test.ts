@@ -43,9 +43,10 @@ function bigHtml(bytes: number): string {
 /** Runs `svc <args>` and samples the child's peak resident set (VmHWM) until it exits. */
 function runMeasured(
   args: string[],
+  dir = dataDir,
 ): Promise<{ code: number | null; stderr: string; stdout: string; peakBytes: number }> {
   return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: dir };
     delete env.SVC_BASE_URL;
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
       cwd: ROOT,
@@ -93,6 +94,46 @@ describe('big inputs', () => {
     };
     expect(body.results[0]?.title).toBe('Field manual');
   }, 180_000);
+});
+
+/** `count` Markdown notes of about 2 KB each, spread over 30 subfolders of `dir`. */
+function writeNotes(dir: string, count: number): void {
+  const words = 'grid storage inverter turbine solar wind cathode anode module pack voltage'.split(
+    ' ',
+  );
+  for (let i = 0; i < count; i++) {
+    const sub = path.join(dir, `d${i % 30}`);
+    mkdirSync(sub, { recursive: true });
+    const paragraphs = Array.from({ length: 4 }, (_, p) =>
+      Array.from({ length: 60 }, (_, j) => words[(i * 13 + p * 7 + j * 3) % words.length]).join(
+        ' ',
+      ),
+    );
+    writeFileSync(path.join(sub, `note-${i}.md`), `# Note ${i}\n\n${paragraphs.join('\n\n')}\n`);
+  }
+}
+
+describe('many files', () => {
+  it('memory stays flat over a folder of thousands of files: 3,000 notes peak near 300', async () => {
+    const peaks: Record<number, number> = {};
+    for (const count of [300, 3_000]) {
+      const home = tempDataDir();
+      try {
+        const folder = path.join(home, 'notes');
+        writeNotes(folder, count);
+        const res = await runMeasured(['index', folder], home);
+        expect(res.code, res.stderr).toBe(0);
+        expect(res.stdout).toMatch(new RegExp(`^added\\s+${count}$`, 'm'));
+        peaks[count] = res.peakBytes;
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    }
+    // Ten times the files may cost a little (a longer report, SQLite's page cache), not ten times.
+    expect(peaks[300]).toBeGreaterThan(0);
+    expect(peaks[3_000]! - peaks[300]!).toBeLessThan(64 * 1024 * 1024);
+    expect(peaks[3_000]).toBeLessThan(RSS_BOUND_BYTES);
+  }, 300_000);
 });
 
 describe('input that yields nothing', () => {
