@@ -37,7 +37,7 @@ describe('progress inside one file', () => {
     const fractions: number[] = [];
     const doc = await readPdf(buildPdf(8), 'eight pages', (f) => fractions.push(f));
     expect(fractions).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => n / 8));
-    const text = doc.blocks.map((b) => b.text).join('\n');
+    const text = doc.blocks.map((b) => ('text' in b ? b.text : '')).join('\n');
     for (let n = 1; n <= 8; n++) expect(text).toContain(`Page ${n} says hello.`);
   });
 
@@ -52,6 +52,8 @@ describe('progress inside one file', () => {
     // A large document streams: progress between the halves, never going back.
     expect(fractions.some((f) => f > 0.5 && f < 1)).toBe(true);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
-    expect(doc.blocks.map((b) => b.text).join('\n')).toContain('Paragraph 11999 of the long memo');
+    expect(doc.blocks.map((b) => ('text' in b ? b.text : '')).join('\n')).toContain(
+      'Paragraph 11999 of the long memo',
+    );
   });
 });
