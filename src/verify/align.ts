@@ -164,7 +164,7 @@ export function quantityAlignment(
       continue;
     }
     const different = closest(q, claim, page, candidates);
-    if (different) {
+    if (different && aligned(q, claim, different, page)) {
       conflicts.push({ kind: q.kind, claim: q.text, page: different.text });
       continue;
     }
@@ -173,6 +173,32 @@ export function quantityAlignment(
       missing.push(q.text);
   }
   return { conflicts, missing };
+}
+
+/** The content words (lower case) among the eight words either side of a quantity. */
+function around(a: Analysis, x: Quantity): string[] {
+  const content = new Set(a.tokens.filter((t) => t.content).map((t) => t.lower));
+  const near = [
+    ...a.text.slice(0, x.start).split(/\s+/).filter(Boolean).slice(-8),
+    ...a.text.slice(x.end).split(/\s+/).filter(Boolean).slice(0, 8),
+  ].join(' ');
+  return (near.toLowerCase().match(/[\p{L}][\p{L}\p{N}_]{2,}/gu) ?? []).filter((w) =>
+    content.has(w),
+  );
+}
+
+/** Words of one stem: equal, or sharing their first five letters ("default"/"defaults"). */
+const sameStem = (x: string, y: string): boolean =>
+  x === y || (x.length >= 5 && y.length >= 5 && x.slice(0, 5) === y.slice(0, 5));
+
+/**
+ * True when two quantities fill the same slot: some content word next to one is next to the other
+ * ("bodyTimeout ... 300 seconds" / "bodyTimeout ... 200 seconds"). A different value elsewhere in
+ * the passage, about another thing, is no contradiction: the claim's value is just not stated.
+ */
+function aligned(q: Quantity, claim: Analysis, p: Quantity, page: Analysis): boolean {
+  const theirs = around(page, p);
+  return around(claim, q).some((w) => theirs.some((x) => sameStem(w, x)));
 }
 
 /** The page quantity whose surrounding words best match the claim quantity's. */
@@ -369,6 +395,20 @@ const FUNCTION_POS = new Set([
   'PUNCT',
   'SYM',
 ]);
+/** The tokens of the sentence holding token `at`. */
+function sentenceAround(a: Analysis, at: number): Token[] {
+  const end = /^[.!?]+$/;
+  let first = at;
+  while (first > 0 && !end.test(a.tokens[first - 1]!.text)) first--;
+  let last = at;
+  while (last < a.tokens.length - 1 && !end.test(a.tokens[last]!.text)) last++;
+  return a.tokens.slice(first, last + 1);
+}
+
+/** Coarse word class: noun, adjective, verb, adverb. */
+const wordClass = (t: Token): string =>
+  ({ NOUN: 'n', PROPN: 'n', X: 'n', NUM: 'n', ADJ: 'a', VERB: 'v', ADV: 'r' })[t.pos] ?? t.pos;
+
 const isWord = (t: Token): boolean => /\p{L}/u.test(t.text) && !FUNCTION_POS.has(t.pos) && !t.cue;
 
 /**
@@ -401,6 +441,18 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
       const p = page.tokens[j]!;
       if (related(c, p)) return;
       if (!isWord(p) || claim.tokens.some((t) => isWord(t) && related(t, p))) continue;
+      // The sentence that has the frame states the claim's word elsewhere ("The default
+      // configuration is: { ..., optionsSuccessStatus: 204 }"): the frame is a coincidence.
+      if (sentenceAround(page, j).some((x) => x.content && related(c, x))) continue;
+      // Only a word of the same kind fills the slot: a noun for a noun, an adjective for an
+      // adjective, or any modifier for a modifier before a noun ("the idle state" / "the
+      // processing state"); a noun read where the page has a verb is a rewording ("versions ship
+      // built-in ..." / "versions that feature built-in ...").
+      const attributive = (a: Analysis, k: number): boolean =>
+        /^(?:NOUN|PROPN)$/.test(a.tokens[k + 1]?.pos ?? '') &&
+        /^(?:NOUN|PROPN|ADJ|VERB|X)$/.test(a.tokens[k]!.pos);
+      if (wordClass(c) !== wordClass(p) && !(attributive(claim, i) && attributive(page, j)))
+        continue;
       // Before an article both may be verbs taking an object ("returns the" / "transitions the"):
       // a paraphrase's change of verb, not a swapped fact.
       if (/^(?:the|a|an)$/.test(frame[2]!) && verbish(c) && verbish(p)) continue;

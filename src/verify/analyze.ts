@@ -22,6 +22,8 @@ export interface Token {
   lower: string;
   /** wink-nlp's lemma, lower case. */
   lemma: string;
+  /** wink-nlp's Porter2 stem, lower case (`activated` -> `activ`). */
+  stem: string;
   /** Universal POS tag (`NOUN`, `VERB`, `ADJ`, `ADV`, `PROPN`, `NUM`, `AUX`, `PART`...). */
   pos: string;
   /** True for the content word a negation cue (`not`, `never`, `no`, `without`...) negates. */
@@ -78,6 +80,9 @@ const CUES = new Set([
   'without',
   'cannot',
 ]);
+
+/** Verbs of prevention: "X keeps/stops/prevents Y from doing Z" means Y does not do Z. */
+const PREVENTION = new Set(['keep', 'stop', 'prevent', 'prohibit', 'bar', 'block', 'forbid']);
 
 const FUNCTION_POS = new Set([
   'AUX',
@@ -181,6 +186,7 @@ export function analyze(text: string): Analysis {
   const column = <T>(f: unknown): T[] => doc.tokens().out(f as typeof its.value) as unknown as T[];
   const values = column<string>(its.value);
   const lemmas = column<string>(its.lemma);
+  const stems = column<string>(its.stem);
   const tags = column<string>(its.pos);
   const types = column<string>(its.type);
   const stops = column<boolean>(its.stopWordFlag);
@@ -214,7 +220,16 @@ export function analyze(text: string): Analysis {
       clause++;
       pending = 0;
     }
-    const cue = CUES.has(lower) || (lower === 'no' && pos === 'DET');
+    // "zero dependencies" says what "no dependencies" does: a quantifier of none before its noun.
+    const none = lower === 'zero' && /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '');
+    // "keeps ws from using X" says what "ws does not use X" does: "from" with a gerund after a
+    // verb of prevention negates the gerund.
+    const prevented =
+      lower === 'from' &&
+      tags[i + 1] === 'VERB' &&
+      /ing$/i.test(values[i + 1] ?? '') &&
+      lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
+    const cue = CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented;
     if (cue) pending++;
     const word = type === 'word' && /[\p{L}]/u.test(value);
     // wink's stop list holds words that carry facts here ("used", "first", "last", "make"): only
@@ -230,7 +245,8 @@ export function analyze(text: string): Analysis {
     // Adverbs ("not fully implement", "no longer used") pass the negation on to the predicate.
     const negated = content && pos !== 'ADV' && pending % 2 === 1;
     if (content && pos !== 'ADV') pending = 0;
-    tokens.push({ text: value, lower, lemma, pos, negated, cue, content, clause });
+    const stem = (stems[i] ?? lower).toLowerCase();
+    tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause });
   });
   // wink splits snake_case identifiers at "_" ("UND_ERR_REQ_RETRY" -> und _ err _ req _ retry): the
   // pieces are no words of the sentence (the identifier is a key term, compared as a whole).
@@ -282,17 +298,25 @@ function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     if (!contentWords.has(lower)) continue;
     // A capital at a sentence start proves nothing: there only a name WordNet does not know counts.
     if (!isSentenceStart(prose, m.index)) add(t, 'proper');
-    else if (propn.has(lower) && !wn.knows(lower)) add(t, 'proper');
+    else if (propn.has(lower) && !knownForm(lower)) add(t, 'proper');
   }
   for (const t of tokens) {
     if (!t.content || !/^[a-z][a-z-]{3,}$/.test(t.lower)) continue;
-    if (wn.knows(t.lemma) || wn.knows(t.lower) || UNIT_WORDS.test(t.lower)) continue;
-    // Derived forms WordNet lists only by base: "configurable", "retried", "re-run".
-    const base = t.lower.replace(/-/g, '').replace(/(?:able|ible|ed|ing|s|ly)$/, '');
-    if (base.length >= 4 && (wn.knows(base) || wn.knows(`${base}e`))) continue;
+    if (wn.knows(t.lemma) || knownForm(t.lower) || UNIT_WORDS.test(t.lower)) continue;
     add(t.text, 'rare');
   }
   return [...out.values()];
+}
+
+/**
+ * True when WordNet knows the word or the base it is derived from: "configurable", "retried",
+ * "re-run", "Pipelining" (a capital at a sentence start is no name when the word is English).
+ */
+function knownForm(lower: string): boolean {
+  const wn = loadWordNet();
+  if (wn.knows(lower)) return true;
+  const base = lower.replace(/-/g, '').replace(/(?:able|ible|ed|ing|s|ly)$/, '');
+  return base.length >= 4 && (wn.knows(base) || wn.knows(`${base}e`));
 }
 
 /** Comparatives: `faster`, `more memory`, `less often`, `before`, `exceeds`. */

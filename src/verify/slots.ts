@@ -9,6 +9,13 @@ import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
+/** A verb's -ed or -ing form ("compiled", "pending"), not a verb that ends so ("speed"). */
+const participle = (t: Token): boolean =>
+  t.pos === 'VERB' && /(?:ed|ing)$/.test(t.lower) && t.lemma !== t.lower;
+
+/** Parts of speech that modify a noun before it. */
+const MODIFIER = /^(?:ADJ|NOUN|PROPN|X)$/;
+
 /** Word classes that fill the same slot: a noun for a noun, an adjective for an adjective. */
 const SLOT: Record<string, string> = { NOUN: 'n', PROPN: 'n', X: 'n', ADJ: 'a' };
 
@@ -79,6 +86,10 @@ export function slotSwaps(claim: Analysis, page: Analysis): Conflict[] {
   return result ?? [];
 }
 
+/** True when the token is a word of one of the terms (each given as its lower-case pieces). */
+const pieceOf = (terms: readonly string[][], t: Token): boolean =>
+  terms.some((x) => x.includes(t.lower));
+
 function swapsIn(
   claim: Analysis,
   page: Analysis,
@@ -94,60 +105,99 @@ function swapsIn(
     }
     return out;
   };
+  const wn = loadWordNet();
+  const verbish = (t: Token): boolean => wn.synsets(t.lemma).some((id) => id.startsWith('v'));
+  // Key terms must be stated (or named by the page's headings) and comparisons point one way:
+  // both are judged on their own, with what the page's title says. A key term the page states only
+  // in another sentence of the window is no alibi for this one: its slot here is aligned like any
+  // word ("uses only the Web Standard API. ... or Node.js" does not state "uses only the Node.js API").
+  const judged = new Set(claim.comparatives.map((x) => x.at));
+  const pieces = (term: string): string[] =>
+    term
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}_$]+/u)
+      .filter(Boolean);
+  const claimTerms = claim.keyTerms.map((x) => pieces(x.text));
+  const pageTerms = page.keyTerms.map((x) => pieces(x.text));
+  const here = new Set(page.tokens.slice(s, e).map((t) => t.lower));
+  const elsewhere = new Set(page.tokens.map((t) => t.lower));
+  const terms = claimTerms
+    .filter((p) => p.every((w) => here.has(w)) || !p.every((w) => elsewhere.has(w)))
+    .map((p) => p.join(' '));
   // A page word the claim states in any form is no stranger in the slot.
   const stranger = (p: Token, c: Token): boolean =>
     isSlotWord(p) &&
     SLOT[p.pos] === SLOT[c.pos] &&
+    // A name is swapped for a name: a key term's slot holds another key term, not a common word.
+    (!pieceOf(claimTerms, c) || pieceOf(pageTerms, p)) &&
     !claim.tokens.some((t) => t.content && (related(t, p) || areAntonyms(t, p)));
-  const wn = loadWordNet();
-  const verbish = (t: Token): boolean => wn.synsets(t.lemma).some((id) => id.startsWith('v'));
-  // Key terms must be stated (or named by the page's headings) and comparisons point one way:
-  // both are judged on their own, with what the page's title says.
-  const judged = new Set(claim.comparatives.map((x) => x.at));
-  const terms = claim.keyTerms.map((x) => x.text.toLowerCase());
   for (let k = 0; k < words.length; k++) {
     const i = words[k]!;
     const c = claim.tokens[i]!;
     if (!isSlotWord(c) || judged.has(i)) continue;
-    if (terms.some((x) => x === c.lower || x.split(/[^\p{L}\p{N}_$]+/u).includes(c.lower)))
-      continue;
+    if (terms.some((x) => x === c.lower || x.split(' ').includes(c.lower))) continue;
     // A verb the tagger read as a noun ("the event returns the Client"): a paraphrase changes verbs.
     if (/^(?:the|a|an)$/.test(claim.tokens[i + 1]?.lower ?? '') && verbish(c)) continue;
     const sentence = page.tokens.slice(s, e);
     if (sentence.some((p) => p.content && (related(c, p) || areAntonyms(c, p)))) continue;
     // The nearest neighbours the sentence states: a second changed word beside this one leaves
     // the slot where it was ("compiled templates" / "rendered pages").
+    // A slot is aligned only within one clause on each side: neighbours across a comma or a
+    // conjunction belong to another statement ("costs a lot of memory, the extension should..." is
+    // not "in terms of memory consumption so we suggest...").
+    const sameClause = (x: number): boolean => claim.tokens[words[x]!]!.clause === c.clause;
     let left: number | undefined;
     let pl: number[] = [];
-    for (let x = k - 1; x >= 0 && left === undefined; x--) {
+    let skippedLeft = false;
+    for (let x = k - 1; x >= 0 && left === undefined && sameClause(x); x--) {
       const found = at(words[x]!);
       if (found.length > 0) [left, pl] = [words[x]!, found];
+      else skippedLeft = true;
     }
     let right: number | undefined;
     let pr: number[] = [];
-    for (let x = k + 1; x < words.length && right === undefined; x++) {
+    let skippedRight = false;
+    for (let x = k + 1; x < words.length && right === undefined && sameClause(x); x++) {
       const found = at(words[x]!);
       if (found.length > 0) [right, pr] = [words[x]!, found];
+      else skippedRight = true;
     }
+    const clauseOf = (j: number): number => page.tokens[j]!.clause;
     let hit: Token | undefined;
     if (left !== undefined && right !== undefined && pl.length > 0 && pr.length > 0) {
       const room = right - left - 1;
       for (const a of pl) {
         for (const b of pr) {
-          if (b <= a + 1 || b - a - 1 > room + 1) continue;
+          if (b <= a + 1 || b - a - 1 > room + 1 || clauseOf(a) !== clauseOf(b)) continue;
           hit ??= page.tokens.slice(a + 1, b).find((p) => stranger(p, c));
         }
       }
     } else {
-      // At an edge of the claim: the same words between the one neighbour and the slot.
+      // At an edge of the claim's clause: the same words between the one neighbour and the slot.
+      // Only a true edge: an unmatched word on the open side means the wording changed there,
+      // and the slot cannot be placed.
       const [anchor, spots] =
-        left !== undefined && pl.length > 0 && right === undefined
+        left !== undefined && pl.length > 0 && right === undefined && !skippedRight
           ? [left, pl]
-          : right !== undefined && pr.length > 0 && left === undefined
+          : right !== undefined && pr.length > 0 && left === undefined && !skippedLeft
             ? [right, pr]
             : [undefined, []];
-      if (anchor !== undefined) {
-        const gap = claim.tokens.slice(Math.min(anchor, i) + 1, Math.max(anchor, i));
+      const gap =
+        anchor === undefined
+          ? []
+          : claim.tokens.slice(Math.min(anchor, i) + 1, Math.max(anchor, i));
+      // Changed words passed over on the way to the neighbour must modify the slot's noun
+      // ("stores compiled templates" / "stores rendered pages"): a changed verb there is a
+      // rewording of the phrase ("to speed things up" / "to optimize performance").
+      const changed = gap.flatMap((t, x) => (t.content ? [x] : []));
+      const modifies =
+        changed.length === 0 ||
+        (anchor !== undefined &&
+          anchor < i &&
+          changed[changed.length - 1] === gap.length - 1 &&
+          changed.every((x, n) => n === 0 || x === changed[n - 1]! + 1) &&
+          changed.every((x) => MODIFIER.test(gap[x]!.pos) || participle(gap[x]!)));
+      if (anchor !== undefined && modifies) {
         for (const a of spots) {
           const j = a + (i - anchor);
           if (j < s || j >= e) continue;
@@ -156,7 +206,7 @@ function swapsIn(
           const same = gap.every(
             (t, x) => t.lower === between[x]!.lower || (t.content && between[x]!.content),
           );
-          if (!same) continue;
+          if (!same || clauseOf(j) !== clauseOf(a)) continue;
           if (stranger(page.tokens[j]!, c)) hit ??= page.tokens[j]!;
         }
       }

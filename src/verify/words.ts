@@ -17,6 +17,9 @@ export function sameWord(a: Token, b: Token): boolean {
   if (a.lemma === b.lemma || a.lower === b.lower) return true;
   // Plurals of acronyms and names, which have no lemma of their own ("APIs").
   if (a.lower.replace(/s$/, '') === b.lower.replace(/s$/, '')) return true;
+  // One stem (Porter2) under different suffixes: "active"/"activated", "pipeline"/"pipelining".
+  // Short stems collide by accident ("use"/"user" do not, but 4-letter stems often would).
+  if (a.stem.length >= 5 && a.stem === b.stem) return true;
   const x = a.lower;
   const y = b.lower;
   let i = 0;
@@ -24,10 +27,14 @@ export function sameWord(a: Token, b: Token): boolean {
   return i >= 6 && i >= 0.75 * Math.min(x.length, y.length);
 }
 
-/** The same word in another form, or a WordNet synonym (`attempt`/`try`). */
+/**
+ * The same word in another form, a WordNet synonym (`attempt`/`try`), or a word one WordNet link
+ * away that names the same thing: an adjective's cluster head (`idle`/`inactive`), an also-see
+ * adjective, a derivationally related form (`create`/`creation`). Antonyms never are.
+ */
 export function related(a: Token, b: Token): boolean {
   if (sameWord(a, b)) return true;
-  return loadWordNet().synonyms(a.lemma, b.lemma);
+  return loadWordNet().related(a.lemma, b.lemma);
 }
 
 const OPPOSABLE = new Set(['ADJ', 'VERB', 'ADV']);

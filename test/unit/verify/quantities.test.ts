@@ -52,7 +52,8 @@ describe('compareQuantities', () => {
 });
 
 describe('loadWordNet', () => {
-  it('loads antonym pairs and synonyms once, from the package data', () => {
+  // The first load reads 27 MB of WordNet files: slow on a busy machine.
+  it('loads antonym pairs and synonyms once, from the package data', { timeout: 120_000 }, () => {
     const wn = loadWordNet();
     expect(wn.antonyms('enable').has('disable')).toBe(true);
     expect(wn.antonyms('required').has('optional')).toBe(true);

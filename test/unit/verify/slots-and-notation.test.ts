@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { slotSwaps } from '../../../src/verify/slots.js';
+
+// The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
 
 const verdict = (claim: string, page: string): string => verifyClaim(claim, page).verdict;
 

@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { verifyClaim } from '../../../src/verify/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import type { ConflictKind } from '../../../src/verify/index.js';
+
+// The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
 
 /** Asserts a contradiction carrying a conflict of `kind` between the two texts. */
 function expectConflict(

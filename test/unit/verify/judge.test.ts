@@ -1,0 +1,38 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { judgeCandidates } from '../../../recipes/support/judge.js';
+import { analyze } from '../../../src/verify/index.js';
+import type { PassageMatch } from '../../../src/index.js';
+
+/** A located passage as findPassages returns it; only the method, score and quote matter here. */
+const match = (method: PassageMatch['method'], score: number, quote: string): PassageMatch => ({
+  method,
+  score,
+  quote,
+  domPath: 'p',
+  rect: { x: 0, y: 0, width: 1, height: 1 },
+  range: { start: { node: 0, offset: 0 }, end: { node: 0, offset: quote.length } },
+});
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+describe('judgeCandidates: the passage that states the claim best decides', () => {
+  const option =
+    'The interval between PING frames. This is only applicable for HTTP/2 connections.';
+  const loose = 'A basic HTTP/1.1 client, mapped on top of a single TCP connection.';
+
+  it('lets a passage stating the whole claim with another fact outweigh a loose support', () => {
+    const claim = analyze('This is only applicable for HTTP/1.1 connections.');
+    const j = judgeCandidates(claim, [match('fuzzy', 0.75, loose), match('fuzzy', 0.75, option)]);
+    expect(j.verdict).toBe('contradicted');
+    expect(j.conflicts).toContainEqual({ kind: 'term', claim: 'HTTP/1.1', page: 'HTTP/2' });
+  });
+
+  it('keeps a support that states as much of the claim as the contradiction', () => {
+    const claim = analyze('This is only applicable for HTTP/2 connections.');
+    const j = judgeCandidates(claim, [match('fuzzy', 0.75, loose), match('fuzzy', 1, option)]);
+    expect(j.verdict).toBe('supported');
+    expect(j.match?.quote).toBe(option);
+  });
+});
