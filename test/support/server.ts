@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../../src/server/index.js';
 import type { Logger, RunningServer, ServerOptions } from '../../src/server/index.js';
+import { sharedGrid } from './grid.js';
+import { createDatabase, TEST_DATABASE_URL_ENV } from './postgres.js';
 
 /** A started test server plus what the test needs to inspect it. */
 export interface TestServer extends RunningServer {
@@ -25,13 +27,49 @@ export function captureLogger(lines: string[]): Logger {
   return { debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') };
 }
 
+/** Set to `postgres` (by the `integration-pg` project) to back test servers with PostgreSQL. */
+export const TEST_STORAGE_ENV = 'SVC_TEST_STORAGE';
+
+/** The database of each data dir, so a server restarted on a data dir finds its state again. */
+const databases = new Map<string, Promise<string>>();
+
+/**
+ * The shared-state database of a test server on `dataDir`: none (SQLite in the data dir) unless
+ * `SVC_TEST_STORAGE=postgres`, then a fresh database on the project's PostgreSQL.
+ * @throws Error when PostgreSQL is asked for but the project started none
+ */
+export function testDatabaseUrl(dataDir: string): Promise<string> | undefined {
+  if (process.env[TEST_STORAGE_ENV] !== 'postgres') return undefined;
+  const admin = process.env[TEST_DATABASE_URL_ENV];
+  if (!admin) {
+    throw new Error(
+      `${TEST_STORAGE_ENV}=postgres needs ${TEST_DATABASE_URL_ENV}: run the integration-pg project (its globalSetup starts PostgreSQL)`,
+    );
+  }
+  let url = databases.get(dataDir);
+  if (!url) databases.set(dataDir, (url = createDatabase(admin)));
+  return url;
+}
+
+/** Set to `grid` (by the `integration-grid` project) to run test servers' browsers on a Grid. */
+export const TEST_BROWSER_BACKEND_ENV = 'SVC_TEST_BROWSER_BACKEND';
+
+/** The Grid URL test servers use: the run's shared Grid when `SVC_TEST_BROWSER_BACKEND=grid`. */
+export async function testGridUrl(): Promise<string | undefined> {
+  if (process.env[TEST_BROWSER_BACKEND_ENV] !== 'grid') return undefined;
+  return (await sharedGrid()).url;
+}
+
 /**
  * Starts the real embedded server on 127.0.0.1:0 with a temp data dir and generous rate limits
- * (tests that exercise limits pass their own).
+ * (tests that exercise limits pass their own); on PostgreSQL when `SVC_TEST_STORAGE=postgres`, with
+ * browsers on the run's Selenium Grid when `SVC_TEST_BROWSER_BACKEND=grid`.
  */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   const logs: string[] = [];
+  const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl(dataDir));
+  const gridUrl = options.gridUrl ?? (await testGridUrl());
   const server = await startServer({
     port: 0,
     warmPoolSize: 0,
@@ -45,6 +83,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     },
     logger: captureLogger(logs),
     ...options,
+    ...(databaseUrl !== undefined && { databaseUrl }),
+    ...(gridUrl !== undefined && { gridUrl }),
     dataDir,
   });
   return Object.assign(server, {

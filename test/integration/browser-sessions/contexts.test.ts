@@ -12,7 +12,7 @@ import { NotFoundError, SvcError } from '../../../src/errors.js';
 import { SessionManager } from '../../../src/sessions/index.js';
 import { startTestServer } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
-import { ALICE, BOB, KEYS, api, processesMentioning, waitFor } from './helpers.js';
+import { ALICE, BOB, KEYS, ON_GRID, api, processesMentioning, waitFor } from './helpers.js';
 
 const COOKIE_SECRET = 'cookie-secret-7f3a9c1e';
 
@@ -109,6 +109,11 @@ describe('browser contexts', () => {
       );
       const pageB = contextB.pages()[0]!;
       await pageB.goto(`${site.url}/`);
+      if (ON_GRID) {
+        // On a Grid only cookies travel (docs/sessions.md): a profile's storage stays on its node.
+        expect(await pageB.evaluate(() => localStorage.getItem('draft'))).toBeNull();
+        return;
+      }
       const stored = await pageB.evaluate(async () => {
         const note = await new Promise<{ text: string; at: Date } | undefined>(
           (resolve, reject) => {
@@ -231,13 +236,17 @@ describe('browser contexts', () => {
     await browserA.close();
     await alice.browser.sessions.delete(a.session_id);
 
-    const file = path.join(server.dataDir, 'contexts', `${context.id}.ctx`);
-    const sealed = await readFile(file);
+    // On SQLite the archive is a file of the data dir; on PostgreSQL a column of the context's row.
+    const sealed = (await server.engines.browsers.contexts.sealedBytes(context.id))!;
     expect(sealed.length).toBeGreaterThan(100);
     expect(sealed.includes(Buffer.from(COOKIE_SECRET))).toBe(false);
     expect(() => gunzipSync(sealed)).toThrow();
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(statSync(path.join(server.dataDir, 'context.key')).mode & 0o777).toBe(0o600);
+    if (server.storage.dialect === 'sqlite') {
+      const file = path.join(server.dataDir, 'contexts', `${context.id}.ctx`);
+      expect(await readFile(file)).toEqual(sealed);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(path.join(server.dataDir, 'context.key')).mode & 0o777).toBe(0o600);
+    }
   });
 
   it('refuses a bad context field with a 422 at its exact loc', async () => {

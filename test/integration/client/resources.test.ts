@@ -308,7 +308,7 @@ describe('createAndPoll on a queue whose workers are stopped', () => {
 
 describe('auth.revokeToken and key rotation', () => {
   it('revokes a key so its next call throws AuthenticationError; setApiKey recovers', async () => {
-    const { key } = server.keys.create('default', 'to revoke');
+    const { key } = await server.keys.create('default', 'to revoke');
     const c = client({ apiKey: key });
     await c.search.create({ query: 'sqlite' });
     expect(await c.auth.revokeToken({ auth_token: key })).toMatchObject({ revoked: true });

@@ -63,7 +63,7 @@ describe('auth', () => {
   });
 
   it('accepts two keys of one user at once, and a revoked key is refused on the very next request', async () => {
-    const second = server.keys.create('default', 'rotation').key;
+    const second = (await server.keys.create('default', 'rotation')).key;
     expect((await call('/v1/browser/sessions', { key: alice })).status).toBe(200);
     expect((await call('/v1/browser/sessions', { key: second })).status).toBe(200);
 
@@ -134,13 +134,13 @@ describe('auth', () => {
   });
 
   it('stores keys hashed and never writes a key to the log', async () => {
-    const row = server.ctx.db.prepare('SELECT hash, prefix FROM auth_keys LIMIT 1').get() as {
-      hash: Buffer;
-      prefix: string;
-    };
+    const { sql } = server.storage;
+    const row = (await sql.get<{ hash: Buffer; prefix: string }>(
+      'SELECT hash, prefix FROM auth_keys LIMIT 1',
+    ))!;
     expect(row.hash.length).toBe(32);
     expect(row.prefix.length).toBe(8);
-    const dump = JSON.stringify(server.ctx.db.prepare('SELECT * FROM auth_keys').all());
+    const dump = JSON.stringify(await sql.all('SELECT * FROM auth_keys'));
     expect(dump).not.toContain(alice);
     const logs = server.logs.join('\n');
     expect(logs).not.toContain(alice);
@@ -197,12 +197,12 @@ describe('key store', () => {
   it('keeps keys of different users apart', async () => {
     const server = await startTestServer();
     try {
-      const store = new KeyStore(server.ctx.db);
-      const { key } = store.create('carol');
-      const result = store.verify(key);
+      const store = new KeyStore(server.storage.sql);
+      const { key } = await store.create('carol');
+      const result = await store.verify(key);
       expect(result.ok && result.principal.userId).toBe('carol');
-      expect(store.revoke('dave', key)).toBe(false);
-      expect(store.verify(key).ok).toBe(true);
+      expect(await store.revoke('dave', key)).toBe(false);
+      expect((await store.verify(key)).ok).toBe(true);
     } finally {
       await server.dispose();
     }

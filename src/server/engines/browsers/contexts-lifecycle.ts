@@ -29,7 +29,8 @@ export async function linkSession(
   const files = new SessionFiles(filesRoot, browser.id);
   const cdp = await CdpConnection.open(browser.chromium.wsEndpoint);
   try {
-    await files.watch(cdp);
+    // On a Grid the browser's disk is its node's: downloads cannot be routed into our folder.
+    if (browser.backend === 'local') await files.watch(cdp);
     const cookies = lease?.state?.cookies ?? [];
     if (cookies.length > 0)
       await cdp.send('Storage.setCookies', { cookies: settableCookies(cookies) });
@@ -57,13 +58,8 @@ export async function saveContextAndDispose(
   try {
     if (!cdp) throw new Error('no CDP connection to the browser');
     cookies = (await cdp.send<{ cookies: CdpCookie[] }>('Storage.getCookies')).cookies;
-    const exited = new Promise<void>((resolve) => {
-      if (!browser.alive()) resolve();
-      else browser.chromium.process.once('exit', () => resolve());
-    });
-    // The browser closes the socket as it exits: no answer to wait for.
-    await cdp.send('Browser.close').catch(() => undefined);
-    await Promise.race([exited, delay(CONTEXT_SAVE_DEFAULTS.graceMs)]);
+    // A Grid browser's profile is on its node: there is nothing here to flush and read.
+    if (browser.backend === 'local') await shutDownCleanly(browser, cdp);
   } catch (error) {
     logger.warn('browser context not saved: the browser did not answer', {
       sessionId: browser.id,
@@ -74,8 +70,12 @@ export async function saveContextAndDispose(
   cdp?.close();
   await browser.chromium.kill();
   try {
-    if (cookies)
-      await lease.saveAndRelease({ cookies, files: await readProfile(browser.profileDir) });
+    // On a Grid only cookies travel; the context keeps the profile files a local session saved.
+    const files =
+      browser.backend === 'grid'
+        ? (lease.state?.files ?? [])
+        : await readProfile(browser.profileDir);
+    if (cookies) await lease.saveAndRelease({ cookies, files });
   } catch (error) {
     logger.error('browser context not saved: its profile could not be read', {
       sessionId: browser.id,
@@ -86,6 +86,17 @@ export async function saveContextAndDispose(
     lease.release();
   }
   await removeProfile(browser, logger);
+}
+
+/** `Browser.close`, so Chromium flushes localStorage and IndexedDB into the profile. */
+async function shutDownCleanly(browser: Browser, cdp: CdpConnection): Promise<void> {
+  const exited = new Promise<void>((resolve) => {
+    if (!browser.alive()) resolve();
+    else browser.chromium.process.once('exit', () => resolve());
+  });
+  // The browser closes the socket as it exits: no answer to wait for.
+  await cdp.send('Browser.close').catch(() => undefined);
+  await Promise.race([exited, delay(CONTEXT_SAVE_DEFAULTS.graceMs)]);
 }
 
 function delay(ms: number): Promise<void> {

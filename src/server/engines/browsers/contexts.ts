@@ -1,10 +1,9 @@
-// Saved browser contexts: per-user rows in SQLite (`bs_contexts`), encrypted state files in
-// `<dataDir>/contexts/`, and an in-memory lock so one running session at a time holds a context.
+// Saved browser contexts: per-user rows (`bs_contexts`), encrypted state archives (files in
+// `<dataDir>/contexts/` on SQLite, a column on PostgreSQL: see storage/context-archives.ts), and an
+// in-memory lock so one running session at a time holds a context.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { ServerContext } from '../../context.js';
-import { HttpError } from '../../http-error.js';
+import { Conflict, Internal, NotFound } from '../../errors.js';
 import { packState, unpackState } from './contexts-archive.js';
 import type { ContextState } from './contexts-archive.js';
 import { loadContextKey, seal, unseal } from './contexts-crypto.js';
@@ -18,6 +17,8 @@ export interface BrowserContextRecord {
   session_id: string | null;
 }
 
+const COLUMNS = 'id, user_id, created_at, updated_at, size_bytes';
+
 interface ContextRow {
   id: string;
   user_id: string;
@@ -25,17 +26,6 @@ interface ContextRow {
   updated_at: number | null;
   size_bytes: number;
 }
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS bs_contexts (
-  id         TEXT PRIMARY KEY,
-  user_id    TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER,
-  size_bytes INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS bs_contexts_user ON bs_contexts (user_id, created_at);
-`;
 
 /** A context held by one session, from create until its state is saved (or not) at its end. */
 export interface ContextLease {
@@ -65,23 +55,19 @@ interface Lock {
  * const { id } = contexts.create('alice');
  */
 export class BrowserContexts {
-  private readonly dir: string;
   private key: Buffer | undefined;
   private readonly locks = new Map<string, Lock>();
 
-  constructor(private readonly ctx: ServerContext) {
-    ctx.db.exec(SCHEMA);
-    this.dir = path.join(ctx.config.dataDir, 'contexts');
-  }
+  constructor(private readonly ctx: ServerContext) {}
 
-  /** Loads (or creates) the key and the state folder. */
+  /** Loads (or creates) the key and the archive store. */
   async start(): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    this.key = await loadContextKey(this.ctx.config.dataDir);
+    await this.ctx.storage.contextArchives.start();
+    this.key = this.ctx.storage.contextKey ?? (await loadContextKey(this.ctx.config.dataDir));
   }
 
   /** A new, empty context of `userId`. */
-  create(userId: string): BrowserContextRecord {
+  async create(userId: string): Promise<BrowserContextRecord> {
     const row: ContextRow = {
       id: randomUUID(),
       user_id: userId,
@@ -89,47 +75,50 @@ export class BrowserContexts {
       updated_at: null,
       size_bytes: 0,
     };
-    this.ctx.db
-      .prepare(
-        'INSERT INTO bs_contexts (id, user_id, created_at, updated_at, size_bytes) VALUES (@id, @user_id, @created_at, @updated_at, @size_bytes)',
-      )
-      .run(row);
+    await this.ctx.storage.sql.run(
+      'INSERT INTO bs_contexts (id, user_id, created_at, updated_at, size_bytes) VALUES (?, ?, ?, ?, ?)',
+      [row.id, row.user_id, row.created_at, row.updated_at, row.size_bytes],
+    );
     return this.render(row);
   }
 
-  /** @throws HttpError 404 when unknown or another user's */
-  get(userId: string, id: string): BrowserContextRecord {
-    return this.render(this.row(userId, id));
+  /** @throws NotFound when unknown or another user's */
+  async get(userId: string, id: string): Promise<BrowserContextRecord> {
+    return this.render(await this.row(userId, id));
   }
 
   /** The contexts of `userId`, newest first. */
-  list(userId: string): BrowserContextRecord[] {
-    const rows = this.ctx.db
-      .prepare('SELECT * FROM bs_contexts WHERE user_id = ? ORDER BY created_at DESC, rowid DESC')
-      .all(userId) as ContextRow[];
+  async list(userId: string): Promise<BrowserContextRecord[]> {
+    const { sql } = this.ctx.storage;
+    const rows = await sql.all<ContextRow>(
+      `SELECT ${COLUMNS} FROM bs_contexts WHERE user_id = ? ORDER BY created_at DESC, ${sql.insertOrder} DESC`,
+      [userId],
+    );
     return rows.map((r) => this.render(r));
   }
 
   /**
    * Deletes a context and its state file.
-   * @throws HttpError 404 when unknown or another user's; 409 while a session holds it
+   * @throws NotFound when unknown or another user's; Conflict while a session holds it
    */
   async delete(userId: string, id: string): Promise<void> {
-    this.row(userId, id);
+    await this.row(userId, id);
+    await this.checkFreeElsewhere(id);
     const lock = this.locks.get(id);
     if (lock) throw inUse(id, lock.lease.sessionId);
-    this.ctx.db.prepare('DELETE FROM bs_contexts WHERE id = ?').run(id);
-    await rm(this.file(id), { force: true });
+    await this.ctx.storage.sql.run('DELETE FROM bs_contexts WHERE id = ?', [id]);
+    await this.ctx.storage.contextArchives.remove(id);
   }
 
   /**
    * Takes context `id` for a new session and reads its state. A save still running from the
    * previous session is awaited (a stop then an immediate create is the normal sequence).
-   * @throws HttpError 404 when unknown or another user's; 409 while a running session holds it;
+   * @throws NotFound when unknown or another user's; Conflict while a running session holds it;
    * 500 when the state file cannot be decrypted (wrong key, altered file)
    */
   async acquire(userId: string, id: string): Promise<ContextLease> {
-    this.row(userId, id);
+    await this.row(userId, id);
+    await this.checkFreeElsewhere(id);
     for (let lock = this.locks.get(id); lock; lock = this.locks.get(id)) {
       if (!lock.saving) throw inUse(id, lock.lease.sessionId);
       await lock.saving;
@@ -141,25 +130,24 @@ export class BrowserContexts {
       (lease as { state: ContextState | undefined }).state = await this.read(userId, id);
     } catch (error) {
       this.locks.delete(id);
-      throw new HttpError(
-        500,
-        `Browser context ${id} could not be read: ${(error as Error).message}`,
-        {
-          code: 'context_unreadable',
-          cause: error,
-        },
-      );
+      throw new Internal(`Browser context ${id} could not be read: ${(error as Error).message}`, {
+        code: 'context_unreadable',
+        cause: error,
+      });
     }
     return lease;
   }
 
-  /** Raw sealed bytes of a context's state file (for checks that nothing is stored in clear). */
+  /** Raw sealed bytes of a context's state (for checks that nothing is stored in clear). */
   async sealedBytes(id: string): Promise<Buffer | undefined> {
-    try {
-      return await readFile(this.file(id));
-    } catch {
-      return undefined;
-    }
+    return this.ctx.storage.contextArchives.read(id);
+  }
+
+  /** @throws Conflict while a session on another instance (shared database) holds it */
+  private async checkFreeElsewhere(id: string): Promise<void> {
+    const { sessions, instances } = this.ctx.storage;
+    const holder = await sessions.runningElsewhereWith(id, instances.id);
+    if (holder) throw inUse(id, holder.id);
   }
 
   private lease(userId: string, id: string): ContextLease {
@@ -190,36 +178,22 @@ export class BrowserContexts {
   }
 
   private async read(userId: string, id: string): Promise<ContextState | undefined> {
-    let sealed: Buffer;
-    try {
-      sealed = await readFile(this.file(id));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const sealed = await this.ctx.storage.contextArchives.read(id);
+    if (sealed === undefined) return undefined;
     return unpackState(unseal(this.requireKey(), sealed, aad(userId, id)));
   }
 
   private async write(userId: string, id: string, state: ContextState): Promise<void> {
     const sealed = seal(this.requireKey(), packState(state), aad(userId, id));
-    // Write then rename: a crash mid-save leaves the previous state, never a torn file.
-    const tmp = `${this.file(id)}.${process.pid}.tmp`;
-    await writeFile(tmp, sealed, { mode: 0o600 });
-    await rename(tmp, this.file(id));
-    const info = this.ctx.db
-      .prepare('UPDATE bs_contexts SET updated_at = ?, size_bytes = ? WHERE id = ?')
-      .run(this.ctx.clock(), sealed.length, id);
-    // Deleted while the session ran (impossible through the API, but a racing purge must not
-    // leave an orphan file behind).
-    if (info.changes === 0) await rm(this.file(id), { force: true });
+    await this.ctx.storage.contextArchives.write(id, sealed, this.ctx.clock());
   }
 
-  private row(userId: string, id: string): ContextRow {
-    const row = this.ctx.db
-      .prepare('SELECT * FROM bs_contexts WHERE id = ? AND user_id = ?')
-      .get(id, userId) as ContextRow | undefined;
-    if (!row)
-      throw new HttpError(404, `Browser context not found: ${id}`, { code: 'context_not_found' });
+  private async row(userId: string, id: string): Promise<ContextRow> {
+    const row = await this.ctx.storage.sql.get<ContextRow>(
+      `SELECT ${COLUMNS} FROM bs_contexts WHERE id = ? AND user_id = ?`,
+      [id, userId],
+    );
+    if (!row) throw new NotFound(`Browser context not found: ${id}`, { code: 'context_not_found' });
     return row;
   }
 
@@ -233,11 +207,6 @@ export class BrowserContexts {
     };
   }
 
-  private file(id: string): string {
-    // Ids come from randomUUID and are checked against the database first; never a user path.
-    return path.join(this.dir, `${id}.ctx`);
-  }
-
   private requireKey(): Buffer {
     if (!this.key) throw new Error('browser contexts are not started');
     return this.key;
@@ -248,9 +217,8 @@ function aad(userId: string, id: string): string {
   return `svc-context:${userId}:${id}`;
 }
 
-function inUse(id: string, sessionId: string | undefined): HttpError {
-  return new HttpError(
-    409,
+function inUse(id: string, sessionId: string | undefined): Conflict {
+  return new Conflict(
     `Browser context ${id} is in use by running session ${sessionId ?? '(starting)'}: stop that session first`,
     { code: 'context_in_use' },
   );

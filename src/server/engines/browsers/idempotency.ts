@@ -1,7 +1,7 @@
 // Retry-safe session creation: an `Idempotency-Key` names one logical create of one user.
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
-import { ValidationHttpError } from '../../http-error.js';
+import { Invalid } from '../../errors.js';
+import type { Sql } from '../../storage/sql.js';
 
 /** Limits of idempotency keys. */
 export const IDEMPOTENCY = {
@@ -13,17 +13,6 @@ export const IDEMPOTENCY = {
   header: 'Idempotency-Key',
 } as const;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS bs_idempotency (
-  user_id     TEXT NOT NULL,
-  key         TEXT NOT NULL,
-  params_hash TEXT NOT NULL,
-  session_id  TEXT NOT NULL,
-  created_at  INTEGER NOT NULL,
-  PRIMARY KEY (user_id, key)
-);
-`;
-
 /** A remembered create. */
 export interface IdempotentCreate {
   sessionId: string;
@@ -32,34 +21,24 @@ export interface IdempotentCreate {
 
 /**
  * Checks an `Idempotency-Key` header value: 1..255 visible ASCII characters.
- * @throws ValidationHttpError 422 with `loc: ["header", "idempotency-key"]`
+ * @throws Invalid (422) with `loc: ["header", "idempotency-key"]`
  */
 export function checkIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > IDEMPOTENCY.maxKeyLength || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ValidationHttpError({
-      detail: [
-        {
-          loc: ['header', 'idempotency-key'],
-          msg: `Idempotency-Key must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters (a UUID fits)`,
-          type: 'value_error',
-        },
-      ],
-    });
+    throw Invalid.at(
+      ['header', 'idempotency-key'],
+      `Idempotency-Key must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters (a UUID fits)`,
+    );
   }
   return key;
 }
 
 /** The 422 of a key reused with other params. */
-export function keyReusedError(): ValidationHttpError {
-  return new ValidationHttpError({
-    detail: [
-      {
-        loc: ['header', 'idempotency-key'],
-        msg: 'Idempotency-Key was already used with other parameters: send a new key for a different create',
-        type: 'value_error',
-      },
-    ],
-  });
+export function keyReusedError(): Invalid {
+  return Invalid.at(
+    ['header', 'idempotency-key'],
+    'Idempotency-Key was already used with other parameters: send a new key for a different create',
+  );
 }
 
 /** A stable digest of the create params, so a key reused with another body is refused. */
@@ -79,41 +58,43 @@ function stableJson(value: unknown): string {
 }
 
 /**
- * Keys per user in SQLite (`bs_idempotency`), so a retry finds its session after a server restart
- * too, plus the creates in flight in memory, so concurrent duplicates share one create.
+ * Keys per user in the database (`bs_idempotency`), so a retry finds its session after a server
+ * restart or through another instance, plus the creates in flight in memory, so concurrent
+ * duplicates reaching one instance share one create.
  */
 export class IdempotencyKeys {
   private readonly inflight = new Map<string, { paramsHash: string; work: Promise<unknown> }>();
 
-  /** Creates the table when missing. */
-  constructor(private readonly db: Database.Database) {
-    db.exec(SCHEMA);
-  }
+  constructor(private readonly sql: Sql) {}
 
   /** The create remembered under `key` for `userId`, if younger than the TTL. */
-  find(userId: string, key: string, now: number): IdempotentCreate | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT session_id, params_hash FROM bs_idempotency WHERE user_id = ? AND key = ? AND created_at >= ?`,
-      )
-      .get(userId, key, now - IDEMPOTENCY.ttlMs) as
-      { session_id: string; params_hash: string } | undefined;
+  async find(userId: string, key: string, now: number): Promise<IdempotentCreate | undefined> {
+    const row = await this.sql.get<{ session_id: string; params_hash: string }>(
+      `SELECT session_id, params_hash FROM bs_idempotency WHERE user_id = ? AND key = ? AND created_at >= ?`,
+      [userId, key, now - IDEMPOTENCY.ttlMs],
+    );
     return row && { sessionId: row.session_id, paramsHash: row.params_hash };
   }
 
   /** Remembers that `key` of `userId` created `sessionId`. */
-  remember(userId: string, key: string, paramsHash: string, sessionId: string, now: number): void {
-    this.db
-      .prepare(
-        `INSERT OR REPLACE INTO bs_idempotency (user_id, key, params_hash, session_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-      )
-      .run(userId, key, paramsHash, sessionId, now);
+  async remember(
+    userId: string,
+    key: string,
+    paramsHash: string,
+    sessionId: string,
+    now: number,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO bs_idempotency (user_id, key, params_hash, session_id, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, key) DO UPDATE SET params_hash = excluded.params_hash, session_id = excluded.session_id, created_at = excluded.created_at`,
+      [userId, key, paramsHash, sessionId, now],
+    );
   }
 
   /**
    * Runs `create` once per `(userId, key)` at a time: a duplicate arriving while the first is in
    * flight gets the first one's outcome.
-   * @throws ValidationHttpError 422 when the duplicate carries other params than the first
+   * @throws Invalid (422) when the duplicate carries other params than the first
    */
   once<T>(userId: string, key: string, paramsHash: string, create: () => Promise<T>): Promise<T> {
     const slot = `${userId}\0${key}`;
@@ -128,9 +109,11 @@ export class IdempotencyKeys {
   }
 
   /** Forgets keys older than the TTL. */
-  purge(now: number): number {
-    return this.db
-      .prepare(`DELETE FROM bs_idempotency WHERE created_at < ?`)
-      .run(now - IDEMPOTENCY.ttlMs).changes;
+  async purge(now: number): Promise<number> {
+    return (
+      await this.sql.run(`DELETE FROM bs_idempotency WHERE created_at < ?`, [
+        now - IDEMPOTENCY.ttlMs,
+      ])
+    ).changes;
   }
 }

@@ -37,6 +37,8 @@ export interface CdpCredentials {
   token?: string | undefined;
   /** The user behind a valid bearer header. */
   userId?: string | undefined;
+  /** The instance-to-instance credential of an upgrade forwarded by another instance. */
+  forward?: string | undefined;
 }
 
 /** The outcome of `BrowserSessions.authorizeCdp`. */
@@ -46,6 +48,10 @@ export type CdpAuthorization =
       wsEndpoint: string;
       /** Where the session's downloads go: the proxy points a client's download path here. */
       downloadPath?: string;
+      /** Headers of the upstream upgrade (the forwarding credential). */
+      headers?: Record<string, string>;
+      /** The browser runs on another instance: `wsEndpoint` is that instance's `/cdp` route. */
+      forwarded?: boolean;
     }
   | { ok: false; status: 401 | 404; message: string };
 
