@@ -74,7 +74,9 @@ async function create(s: TestServer, body: unknown, key: string): Promise<Job> {
   return reply.body;
 }
 
-async function settle(s: TestServer, id: string, key: string, timeoutMs = 20_000): Promise<Job> {
+// Generous: a fresh server loads the sentence encoder on its first job, tens of seconds on a
+// loaded 2-core machine.
+async function settle(s: TestServer, id: string, key: string, timeoutMs = 60_000): Promise<Job> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const reply = await getJson<Job>(s, `/async/chat/completions/${id}`, key);
@@ -100,7 +102,7 @@ describe('async chat jobs', () => {
     expect(done.response!.choices[0]!.message.content).toMatch(/\[\d+\]/);
     expect(done.response!.search_results.length).toBeGreaterThan(0);
     expect(done.response!.usage.num_search_queries).toBe(2);
-  });
+  }, 120_000);
 
   it('lists the caller’s jobs newest first, page by page with limit and next_token', async () => {
     const ids: string[] = [];
@@ -241,7 +243,7 @@ describe('async jobs across a restart', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   it('jobs resumed at start-up cite absolute /docs URLs (the queue starts after listen)', () => {
     expect(resumed.length).toBeGreaterThan(0);

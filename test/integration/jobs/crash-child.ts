@@ -2,14 +2,14 @@
 // every handler start, and is killed with SIGKILL by the parent mid-run.
 // Usage: node --import tsx crash-child.ts <db file> <log file> <job count>
 import { appendFileSync } from 'node:fs';
-import { JobQueue } from '../../../src/server/engines/jobs/index.js';
+import { JobQueue, SqliteJobStore } from '../../../src/server/engines/jobs/index.js';
 import { openDb } from './helpers.js';
 
 const [dbFile, logFile, countArg] = process.argv.slice(2);
 if (!dbFile || !logFile) throw new Error('usage: crash-child.ts <db> <log> <count>');
 const db = openDb(dbFile);
 const queue = new JobQueue<{ model: string; n: number }>({
-  db,
+  store: new SqliteJobStore(db),
   concurrency: 2,
   pollInterval: 50,
   handler: async (_req, ctx) => {
@@ -19,7 +19,7 @@ const queue = new JobQueue<{ model: string; n: number }>({
   },
 });
 for (let i = 0; i < Number(countArg ?? 20); i++) {
-  queue.create('crash-user', { model: 'core-deep-research', n: i }, `crash-${i}`);
+  await queue.create('crash-user', { model: 'core-deep-research', n: i }, `crash-${i}`);
 }
-queue.start();
+await queue.start();
 process.stdout.write('ready\n');

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { JobQueue, toJobJson } from '../../../src/server/engines/jobs/index.js';
+import { JobQueue, SqliteJobStore, toJobJson } from '../../../src/server/engines/jobs/index.js';
 import type { JobRow } from '../../../src/server/engines/jobs/index.js';
 import { openDb, tempDir, waitFor } from './helpers.js';
 
@@ -61,14 +61,14 @@ describe('JobQueue after a real process crash', () => {
 
       const parentRuns: string[] = [];
       const queue = new JobQueue({
-        db,
+        store: new SqliteJobStore(db),
         concurrency: 4,
         handler: (_req, ctx) => {
           parentRuns.push(ctx.jobId);
           return Promise.resolve({ by: 'parent', id: ctx.jobId });
         },
       });
-      expect(queue.start()).toMatchObject({ requeued: interrupted.size, failed: 0 });
+      expect(await queue.start()).toMatchObject({ requeued: interrupted.size, failed: 0 });
       await queue.onIdle();
       await queue.stop();
 

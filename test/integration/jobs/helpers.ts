@@ -17,18 +17,7 @@ export function openDb(file: string): Database.Database {
   return db;
 }
 
-/** Poll `check` until it returns true, or throw after `timeout` ms. */
-export async function waitFor(
-  check: () => boolean,
-  timeout = 10_000,
-  what = 'condition',
-): Promise<void> {
-  const until = Date.now() + timeout;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor } from '../../support/wait.js';
 
 /** A promise with its resolve/reject exposed. */
 export function deferred<T = void>(): {

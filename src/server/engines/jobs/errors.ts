@@ -3,7 +3,7 @@ export type JobQueueErrorCode =
   'invalid_option' | 'invalid_limit' | 'invalid_next_token' | 'not_started' | 'stopped';
 
 /**
- * A caller error of the job engine (bad option, bad page token, queue state). Routes map
+ * A caller error of the job engine (bad option, bad page token, queue state). http-error.ts maps
  * `invalid_limit` and `invalid_next_token` to a 422 on the offending query parameter.
  */
 export class JobQueueError extends Error {

@@ -29,7 +29,7 @@ export interface JobListJson {
 /**
  * Serialise a stored job row to the job JSON of spec 2.6. The single place that maps storage to
  * the wire: list items and list bodies are derived from it.
- * @example toJobJson(queue.get(userId, id)!)
+ * @example toJobJson((await queue.get(userId, id))!)
  */
 export function toJobJson(row: JobRow): JobJson {
   return {
