@@ -1,8 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import WebSocket from 'ws';
+import { GridBackend } from '../../../src/server/engines/browsers/grid-backend.js';
+import { gridSessionIds } from '../../support/grid.js';
+import { processesMentioning } from '../../support/processes.js';
+import { TEST_BROWSER_BACKEND_ENV } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
-export { processesMentioning, waitFor } from '../../support/processes.js';
+export { processesMentioning } from '../../support/processes.js';
+export { waitFor } from '../../support/wait.js';
+
+/** True in the `integration-grid` project: test servers run their browsers on a Selenium Grid. */
+export const ON_GRID = process.env[TEST_BROWSER_BACKEND_ENV] === 'grid';
+
+/** The Grid URL of a Grid-backed server, undefined for local Chromium. */
+function gridOf(server: TestServer): string | undefined {
+  const { backend } = server.engines.browsers;
+  return backend instanceof GridBackend ? backend.client.safeUrl : undefined;
+}
+
+/** Grid session ids ever seen in a data dir's ledger, by our session id (kept once deleted). */
+const gridIdsSeen = new Map<string, Map<string, string>>();
+
+/**
+ * The browsers of `server` still running (of session `sessionId`, or all): local Chromium main
+ * processes (no `--type=` helper) whose command line names the session or the data dir; on a
+ * Grid, the Grid sessions the server ever recorded as its own (`<dataDir>/grid-sessions/`) that
+ * the Grid itself still reports open. Either way a real check of what holds a browser, not of
+ * the server's records alone.
+ */
+export async function liveBrowsers(server: TestServer, sessionId?: string): Promise<string[]> {
+  const grid = gridOf(server);
+  if (grid === undefined) {
+    return processesMentioning(sessionId ?? server.dataDir)
+      .filter((pid) => {
+        try {
+          return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=');
+        } catch {
+          return false;
+        }
+      })
+      .map(String);
+  }
+  let seen = gridIdsSeen.get(server.dataDir);
+  if (!seen) gridIdsSeen.set(server.dataDir, (seen = new Map()));
+  const dir = path.join(server.dataDir, 'grid-sessions');
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // No Grid session recorded (yet, or any more).
+  }
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    try {
+      const entry = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as {
+        browserId: string;
+        sessionId: string;
+      };
+      seen.set(entry.browserId, entry.sessionId);
+    } catch {
+      // Removed while we read it.
+    }
+  }
+  const open = new Set(await gridSessionIds(grid));
+  return [...seen]
+    .filter(([ours, grid]) => (sessionId === undefined || ours === sessionId) && open.has(grid))
+    .map(([, grid]) => grid);
+}
 
 /** Two users, one key each. */
 export const ALICE = 'svc_test-alice-0123456789abcdefghijklmnop';
@@ -88,4 +153,19 @@ export function cdpCall(url: string, method: string): Promise<Json> {
       else resolve(msg.result);
     });
   });
+}
+
+/**
+ * Ends session `sessionId`'s Grid session behind the server's back (WebDriver delete straight to
+ * the Grid), as a lost node or a Grid operator would: the Grid-side equivalent of SIGKILLing a
+ * local browser.
+ */
+export async function deleteOnGrid(server: TestServer, sessionId: string): Promise<void> {
+  const entry = JSON.parse(
+    readFileSync(path.join(server.dataDir, 'grid-sessions', `${sessionId}.json`), 'utf8'),
+  ) as { sessionId: string };
+  const res = await fetch(`${gridOf(server)!}/session/${entry.sessionId}`, {
+    method: 'DELETE',
+  });
+  if (!res.ok) throw new Error(`Grid delete answered ${res.status}`);
 }

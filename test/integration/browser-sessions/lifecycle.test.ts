@@ -9,9 +9,18 @@ import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, findChromium } from '../../../src/chromium.js';
 import { PID_FILE } from '../../../src/server/engines/browsers/index.js';
-import { startTestServer, tempDir } from '../../support/server.js';
+import { startTestServer, tempDir, testDatabaseUrl } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
-import { ALICE, KEYS, api, processesMentioning, waitFor } from './helpers.js';
+import {
+  ALICE,
+  KEYS,
+  ON_GRID,
+  api,
+  deleteOnGrid,
+  liveBrowsers,
+  processesMentioning,
+  waitFor,
+} from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const servers: TestServer[] = [];
@@ -62,7 +71,9 @@ describe('browser session lifecycle', () => {
     const disconnected = new Promise<void>((resolve) =>
       browser.once('disconnected', () => resolve()),
     );
-    process.kill(browserPid(server, session.session_id), 'SIGKILL');
+    // On a Grid the browser is ended on the Grid, behind the server's back (a lost node).
+    if (ON_GRID) await deleteOnGrid(server, session.session_id);
+    else process.kill(browserPid(server, session.session_id), 'SIGKILL');
     await disconnected;
     const failed = await waitFor(
       async () =>
@@ -73,10 +84,15 @@ describe('browser session lifecycle', () => {
     expect(failed).toBe(true);
     const record = (await api(server, ALICE, 'GET', `/v1/browser/sessions/${session.session_id}`))
       .json;
-    expect(record.end_reason).toMatch(/browser process exited unexpectedly \(signal SIGKILL\)/);
-    expect(await waitFor(() => processesMentioning(session.session_id).length === 0, 5000)).toBe(
-      true,
+    expect(record.end_reason).toMatch(
+      ON_GRID ? /its Grid session ended/ : /browser process exited unexpectedly \(signal SIGKILL\)/,
     );
+    expect(
+      await waitFor(
+        async () => (await liveBrowsers(server, session.session_id)).length === 0,
+        5000,
+      ),
+    ).toBe(true);
   });
 
   it('expires an idle session only once no CDP client is connected', async () => {
@@ -109,12 +125,13 @@ describe('browser session lifecycle', () => {
     const a = (await api(server, ALICE, 'POST', '/v1/browser/sessions', {})).json;
     await api(server, ALICE, 'POST', '/v1/browser/sessions', {});
     const client = await puppeteer.connect({ browserWSEndpoint: a.cdp_url });
-    expect(processesMentioning(server.dataDir).length).toBeGreaterThan(0);
+    expect((await liveBrowsers(server)).length).toBeGreaterThan(0);
     const disconnected = new Promise<void>((resolve) =>
       client.once('disconnected', () => resolve()),
     );
     await server.close();
     await disconnected;
+    expect(await waitFor(async () => (await liveBrowsers(server)).length === 0, 5000)).toBe(true);
     expect(processesMentioning(server.dataDir)).toEqual([]);
     expect(readdirSync(path.join(server.dataDir, 'browsers'))).toEqual([]);
   });
@@ -122,11 +139,14 @@ describe('browser session lifecycle', () => {
   it('reaps a browser left under the data dir and fails the sessions of a SIGKILLed server at the next start', async () => {
     const dataDir = tempDir('svc-reap-');
     dirs.push(dataDir);
+    // On PostgreSQL the child and the next server share the data dir's database.
+    const databaseUrl = await testDatabaseUrl(dataDir);
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(here, 'serve-child.ts'), dataDir],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, ...(databaseUrl && { SVC_DATABASE_URL: databaseUrl }) },
       },
     );
     children.push(child);

@@ -104,15 +104,17 @@ describe('reconnect and liveness of browser sessions', () => {
   it('a client whose network is cut without a close loses its session within idle timeout + 10 s; a quiet live client keeps it', async () => {
     relay = await tcpRelay({ host: '127.0.0.1', port: Number(new URL(server.url).port) });
     const body = { idle_timeout_s: 5, max_duration_s: 600 };
-    const cut = await client.browser.sessions.create(body);
-    const quiet = await client.browser.sessions.create(body);
     const open = (url: string) =>
       new Promise<WebSocket>((resolve, reject) => {
         const ws = new WebSocket(url);
         ws.once('open', () => resolve(ws));
         ws.once('error', reject);
       });
+    // Each client connects as soon as its session exists: a create can take longer than the idle
+    // timeout (a Grid-backed server waits for the Grid), and an unconnected session would expire.
+    const cut = await client.browser.sessions.create(body);
     const cutSocket = await open(through(cut.cdp_url!, relay));
+    const quiet = await client.browser.sessions.create(body);
     const quietSocket = await open(quiet.cdp_url!);
     try {
       // Both clients send nothing from here on; only the relayed one stops answering pings.

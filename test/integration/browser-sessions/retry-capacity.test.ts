@@ -3,25 +3,13 @@
 // answer), and the capacity figures schedulers read.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import Perplexity from '@perplexity-ai/perplexity_ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/index.js';
 import { BrowserCapacitySchema, BrowserSessionSchema } from '../../../src/protocol/index.js';
 import { startTestServer } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
-import { ALICE, BOB, KEYS, api, processesMentioning, waitFor } from './helpers.js';
-
-/** Main Chromium processes (no `--type=` zygote or renderer) using a profile under `dir`. */
-function browserMains(dir: string): number[] {
-  return processesMentioning(dir).filter((pid) => {
-    try {
-      return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=');
-    } catch {
-      return false;
-    }
-  });
-}
+import { ALICE, BOB, KEYS, api, liveBrowsers, waitFor } from './helpers.js';
 
 async function running(server: TestServer, key: string): Promise<string[]> {
   const { json } = await api(server, key, 'GET', '/v1/browser/sessions');
@@ -35,7 +23,7 @@ async function deleteAll(server: TestServer): Promise<void> {
     for (const id of await running(server, key))
       await api(server, key, 'DELETE', `/v1/browser/sessions/${id}`);
   }
-  await waitFor(() => browserMains(server.dataDir).length === 0);
+  await waitFor(async () => (await liveBrowsers(server)).length === 0);
 }
 
 function create(
@@ -108,7 +96,7 @@ describe('Idempotency-Key on POST /v1/browser/sessions', () => {
     expect(second.session_id).toBe(first.session_id);
     expect(second.cdp_url).toBe(first.cdp_url);
     expect(await running(server, ALICE)).toEqual([first.session_id]);
-    expect(browserMains(server.dataDir)).toHaveLength(1);
+    expect(await liveBrowsers(server)).toHaveLength(1);
     await deleteAll(server);
   });
 
@@ -120,7 +108,7 @@ describe('Idempotency-Key on POST /v1/browser/sessions', () => {
     const ids = new Set(answers.map((a) => (a as { session_id: string }).session_id));
     expect(ids.size).toBe(1);
     expect(await running(server, ALICE)).toEqual([...ids]);
-    expect(browserMains(server.dataDir)).toHaveLength(1);
+    expect(await liveBrowsers(server)).toHaveLength(1);
     await deleteAll(server);
   });
 
@@ -204,7 +192,7 @@ describe('Idempotency-Key on POST /v1/browser/sessions', () => {
       expect(seen[0]).toMatch(/^[0-9a-f-]{36}$/);
       expect(seen[1]).toBe(seen[0]);
       expect(await running(server, ALICE)).toEqual([session.session_id]);
-      expect(browserMains(server.dataDir)).toHaveLength(1);
+      expect(await liveBrowsers(server)).toHaveLength(1);
       // A new logical create gets a new key.
       const next = await client.browser.sessions.create();
       expect(seen[2]).not.toBe(seen[0]);

@@ -5,7 +5,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
-import { ALICE, BOB, KEYS, api, processesMentioning, waitFor } from './helpers.js';
+import { ALICE, BOB, KEYS, api, liveBrowsers, waitFor } from './helpers.js';
 
 describe('browser session routes', () => {
   let server: TestServer;
@@ -56,13 +56,12 @@ describe('browser session routes', () => {
     const ids = list.sessions.map((s) => s.session_id);
     expect(ids.indexOf(second.session_id)).toBeLessThan(ids.indexOf(first.session_id));
 
-    const pid = processesMentioning(first.session_id);
-    expect(pid.length).toBeGreaterThan(0);
+    expect(await liveBrowsers(server, first.session_id)).toHaveLength(1);
     const del = await api(server, ALICE, 'DELETE', `/v1/browser/sessions/${first.session_id}`);
     expect(del.status).toBe(204);
-    expect(await waitFor(() => processesMentioning(first.session_id).length === 0, 5000)).toBe(
-      true,
-    );
+    expect(
+      await waitFor(async () => (await liveBrowsers(server, first.session_id)).length === 0, 5000),
+    ).toBe(true);
     const ended = (await api(server, ALICE, 'GET', `/v1/browser/sessions/${first.session_id}`))
       .json;
     expect(ended).toMatchObject({

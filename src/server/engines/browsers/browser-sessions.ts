@@ -1,15 +1,13 @@
 // Browser sessions: one Chromium process per session, a warm pool, timers, and cleanup.
-import { mkdir } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  canRestorePriority,
-  ChromiumNotFoundError,
-  findChromium,
-  reniceTree,
-} from '../../../chromium.js';
+import { canRestorePriority, ChromiumNotFoundError, reniceTree } from '../../../chromium.js';
 import type { Principal, ServerContext } from '../../context.js';
-import { HttpError } from '../../http-error.js';
-import { disposeBrowser, launchBrowser, removeProfile, renderRecord } from './browser.js';
+import { CapacityExhausted, Conflict, DomainError, NotFound, Unavailable } from '../../errors.js';
+import { createBackend } from './backend.js';
+import type { BrowserBackend } from './backend.js';
+import { disposeBrowser, renderRecord } from './browser.js';
 import type { Browser, Viewport } from './browser.js';
 import { BrowserContexts } from './contexts.js';
 import type { ContextLease } from './contexts.js';
@@ -17,12 +15,13 @@ import { writeProfile } from './contexts-archive.js';
 import { linkSession, saveContextAndDispose } from './contexts-lifecycle.js';
 import type { CdpConnection } from './files/cdp-connection.js';
 import { removeOrphans, SessionFiles } from './files/session-files.js';
-import { checkIdempotencyKey, hashParams, IdempotencyKeys, keyReusedError } from './idempotency.js';
+import { checkIdempotencyKey, hashParams, keyReusedError } from './idempotency.js';
+import type { IdempotencyKeys } from './idempotency.js';
 import { LiveViews } from './live/live-views.js';
-import { reapLeftovers } from './reaper.js';
 import { Recordings } from './recording/recordings.js';
-import { SessionStore } from './store.js';
-import type { SessionRow, SessionStatus } from './store.js';
+import { BrowserRecycler } from './recycle.js';
+import type { SessionRow, SessionStatus, SessionStore } from './store.js';
+import { forwardCdp, FORWARD_HEADER, heldElsewhere, stopElsewhere } from './remote-sessions.js';
 import { hashToken, newConnectToken, tokenMatches } from './token.js';
 import type {
   BrowserSessionRecord,
@@ -55,7 +54,12 @@ export interface BrowserCapacity {
   limit: number;
   /** Creates accepted and waiting for their browser to start. */
   queued: number;
-  /** Creates that would be accepted now: `limit - running - queued`, never below 0. */
+  /**
+   * Wiped browsers kept for their user's next session, processes counted against `limit`. Present
+   * when recycling is on.
+   */
+  recycled?: number;
+  /** Creates that would be accepted now: `limit - running - queued - recycled`, never below 0. */
   available: number;
 }
 
@@ -87,6 +91,8 @@ interface Live {
   context: { lease: ContextLease; persist: boolean } | undefined;
   /** Set while the session's context is being saved. */
   saved?: Promise<void>;
+  /** Origins the session used, when its browser may be recycled for its user (see recycle.ts). */
+  origins?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -115,6 +121,10 @@ export class BrowserSessions {
   private readonly processes = new Map<string, Browser>();
   private readonly disposals = new Set<Promise<void>>();
   private readonly pool: WarmPool<Browser>;
+  /** Where browsers come from: local Chromium, or a Selenium Grid (`gridUrl`). */
+  readonly backend: BrowserBackend;
+  /** Wiped browsers kept for their user's next session (`recycle` option; off by default). */
+  readonly recycler: BrowserRecycler;
   private readonly idempotency: IdempotencyKeys;
   /** Refills may start niced only if a served browser can be brought back to nice 0. */
   private readonly niceRefills = canRestorePriority();
@@ -128,7 +138,8 @@ export class BrowserSessions {
     private readonly ctx: ServerContext,
     options: BrowserSessionsOptions = {},
   ) {
-    this.store = new SessionStore(ctx.db);
+    this.store = ctx.storage.sessions;
+    this.backend = createBackend(ctx.config, ctx.logger);
     this.browsersDir = path.join(ctx.config.dataDir, 'browsers');
     this.contexts = new BrowserContexts(ctx);
     this.liveViews = new LiveViews(ctx, (id, close) => this.attachClient(id, close));
@@ -138,9 +149,23 @@ export class BrowserSessions {
     });
     this.filesRoot = path.join(ctx.config.dataDir, 'session-files');
     this.retentionMs = options.endedRetentionMs ?? DEFAULTS.endedRetentionMs;
-    this.idempotency = new IdempotencyKeys(ctx.db);
+    this.idempotency = ctx.storage.idempotency;
+    this.recycler = new BrowserRecycler(
+      ctx.config.recycle,
+      {
+        dispose: (b) => {
+          this.links.delete(b.id);
+          const work = this.dispose(b);
+          this.track(work);
+          return work;
+        },
+        renew: (b) => this.renew(b),
+      },
+      ctx.logger,
+    );
     this.pool = new WarmPool<Browser>(
-      ctx.config.warmPoolSize,
+      // A Grid session held ahead of demand would take a slot other users of the Grid need.
+      this.backend.poolable ? ctx.config.warmPoolSize : 0,
       (reason) => this.launch(undefined, undefined, undefined, reason),
       (b) => this.dispose(b),
       ctx.logger,
@@ -159,10 +184,32 @@ export class BrowserSessions {
     await mkdir(this.filesRoot, { recursive: true, mode: 0o700 });
     await this.contexts.start();
     await this.recordings.start();
-    const reaped = await reapLeftovers(this.browsersDir);
-    const failed = this.store.failRunning('server restarted', this.ctx.clock());
+    const reaped = await this.backend.reap(this.browsersDir);
+    // One data dir, one server: on SQLite nothing it recorded can still run. On PostgreSQL other
+    // instances' sessions run on; those of this data dir's previous server ended with it (others
+    // that died are failed by the heartbeat).
+    const failed =
+      this.ctx.storage.dialect === 'sqlite'
+        ? await this.store.failRunning('server restarted', this.ctx.clock())
+        : await this.store.failRunningUnder(this.browsersDir, 'server restarted', this.ctx.clock());
+    const { instances } = this.ctx.storage;
+    instances.onStopRequest((id) => {
+      const live = this.live.get(id);
+      if (live) void this.end(live, 'stopped', 'deleted by the client');
+    });
+    await instances.start(
+      this.ctx.config.internalUrl ?? this.ctx.baseUrl().replace('://0.0.0.0:', '://127.0.0.1:'),
+      async (ids) => {
+        const n = await this.store.failRunning(
+          'its instance stopped answering',
+          this.ctx.clock(),
+          ids,
+        );
+        if (n > 0) this.ctx.logger.warn('sessions of a dead instance failed', { sessions: n });
+      },
+    );
     this.purge();
-    if (reaped.killed || reaped.removed || failed) {
+    if (reaped.killed || reaped.removed || reaped.gridDeleted || failed) {
       this.ctx.logger.info('reaped browsers left by a previous server', {
         ...reaped,
         sessionsFailed: failed,
@@ -171,7 +218,7 @@ export class BrowserSessions {
     this.purgeTimer = setInterval(() => this.purge(), 60_000);
     this.purgeTimer.unref();
     try {
-      await this.executable();
+      await this.backend.check();
       this.pool.fill();
     } catch (error) {
       // The rest of the server works without a browser; create answers 503 with this message.
@@ -184,8 +231,8 @@ export class BrowserSessions {
    * an idempotency key, a key this user already used within 24 h returns that session as it is now
    * (running, or ended while still readable) and starts no browser; duplicates in flight wait for
    * the first one and get its session.
-   * @throws HttpError 429 (with `Retry-After`) past `maxSessions`; 503 when Chromium cannot start;
-   * ValidationHttpError 422 for a malformed key or a key reused with other params; HttpError 409
+   * @throws CapacityExhausted (with `Retry-After`) past `maxSessions`; Unavailable when Chromium
+   * cannot start; Invalid for a malformed key or a key reused with other params; Conflict
    * when the key's session is no longer readable
    */
   async create(
@@ -197,25 +244,30 @@ export class BrowserSessions {
     const key = checkIdempotencyKey(options.idempotencyKey);
     const paramsHash = hashParams(params);
     return this.idempotency.once(owner.userId, key, paramsHash, async () => {
-      const known = this.idempotency.find(owner.userId, key, this.ctx.clock());
+      const known = await this.idempotency.find(owner.userId, key, this.ctx.clock());
       if (known) {
         if (known.paramsHash !== paramsHash) throw keyReusedError();
-        const row = this.store.get(
+        const row = await this.store.get(
           owner.userId,
           known.sessionId,
           this.ctx.clock() - this.retentionMs,
         );
         if (!row) {
-          throw new HttpError(
-            409,
+          throw new Conflict(
             `Idempotency-Key already created browser session ${known.sessionId}, which ended and is no longer readable; send a new key to start another session`,
-            { code: 'idempotency_key_used', headers: { 'x-should-retry': 'false' } },
+            { code: 'idempotency_key_used', retryable: false },
           );
         }
         return this.render(row);
       }
       const record = await this.createNow(owner, params);
-      this.idempotency.remember(owner.userId, key, paramsHash, record.session_id, this.ctx.clock());
+      await this.idempotency.remember(
+        owner.userId,
+        key,
+        paramsHash,
+        record.session_id,
+        this.ctx.clock(),
+      );
       return record;
     });
   }
@@ -225,12 +277,18 @@ export class BrowserSessions {
     return { ready: this.pool.readyCount, launching: this.pool.launchingCount };
   }
 
-  /** Running sessions, the limit, creates under way, and how many more would be accepted now. */
+  /**
+   * Running sessions, the limit, creates under way, and how many more would be accepted now.
+   * Recycled browsers count against the limit (`recycled`); a create evicts one when it needs room.
+   */
   capacity(): BrowserCapacity {
     const running = this.live.size;
     const limit = this.ctx.config.maxSessions;
     const queued = this.creating;
-    return { running, limit, queued, available: Math.max(0, limit - running - queued) };
+    const recycled = this.recycler.count;
+    const available = Math.max(0, limit - running - queued - recycled);
+    if (!this.recycler.config.enabled) return { running, limit, queued, available };
+    return { running, limit, queued, recycled, available };
   }
 
   private async createNow(
@@ -238,17 +296,24 @@ export class BrowserSessions {
     params: CreateSessionParams,
   ): Promise<BrowserSessionRecord> {
     if (this.closed)
-      throw new HttpError(503, 'Browser sessions are shutting down', { code: 'shutting_down' });
+      throw new Unavailable('Browser sessions are shutting down', { code: 'shutting_down' });
     const max = this.ctx.config.maxSessions;
-    if (this.live.size + this.creating >= max) {
+    // Only for this user, and only for sessions a wipe can serve (see recycle.ts).
+    const recycled =
+      params.viewport || params.user_agent || params.context || params.record
+        ? undefined
+        : this.recycler.claim(owner.userId);
+    while (this.live.size + this.creating + this.recycler.count >= max) {
+      if (this.recycler.evictOldest()) continue;
       const retryAfter = String(this.secondsUntilFree());
-      throw new HttpError(
-        429,
+      throw new CapacityExhausted(
         `Too many running browser sessions: ${max} at most; delete one or retry after ${retryAfter} s`,
-        { code: 'too_many_sessions', headers: { 'Retry-After': retryAfter } },
+        Number(retryAfter),
+        { code: 'too_many_sessions' },
       );
     }
     this.creating++;
+    const reused = await recycled;
     let lease: ContextLease | undefined;
     let browser: Browser;
     try {
@@ -265,12 +330,12 @@ export class BrowserSessions {
             params.user_agent ?? undefined,
             files ? (dir) => writeProfile(dir, files) : undefined,
           )
-        : this.promote(await this.pool.take());
+        : (reused ?? this.promote(await this.pool.take()));
     } catch (error) {
       lease?.release();
-      if (error instanceof HttpError) throw error;
+      if (error instanceof DomainError) throw error;
       const notFound = error instanceof ChromiumNotFoundError;
-      throw new HttpError(503, `Could not start a browser: ${(error as Error).message}`, {
+      throw new Unavailable(`Could not start a browser: ${(error as Error).message}`, {
         code: notFound ? 'chromium_not_found' : 'browser_launch_failed',
         cause: error,
       });
@@ -280,11 +345,15 @@ export class BrowserSessions {
     if (this.closed || !browser.alive()) {
       lease?.release();
       this.track(this.dispose(browser));
-      throw new HttpError(503, 'Could not start a browser: it exited before the session began', {
+      throw new Unavailable('Could not start a browser: it exited before the session began', {
         code: 'browser_launch_failed',
       });
     }
     const { cdp, files } = await this.prepare(browser, lease);
+    const recyclable =
+      this.recycler.enabled &&
+      !(params.viewport || params.user_agent || params.context || params.record);
+    const origins = recyclable ? await this.recycler.track(cdp).catch(() => undefined) : undefined;
     const now = this.ctx.clock();
     const idleTimeoutMs =
       (params.idle_timeout_s ?? this.ctx.config.defaultIdleTimeoutMs / 1000) * 1000;
@@ -305,8 +374,9 @@ export class BrowserSessions {
       cdp,
       files,
       context: lease ? { lease, persist: params.context?.persist === true } : undefined,
+      origins,
     };
-    this.store.insert({
+    await this.store.insert({
       id: live.id,
       user_id: owner.userId,
       key_id: owner.keyId,
@@ -318,7 +388,10 @@ export class BrowserSessions {
       end_reason: null,
       tags: JSON.stringify(params.tags ?? []),
       profile_dir: browser.profileDir,
-      pid: browser.chromium.pid,
+      pid: browser.chromium.pid ?? null,
+      instance_id: this.ctx.storage.instances.id,
+      instance_url: this.ctx.storage.instances.internalUrl,
+      context_id: live.context?.lease.contextId ?? null,
     });
     this.live.set(live.id, live);
     this.liveViews.open(live.id, browser.chromium.wsEndpoint, params.live_view ?? 'interactive');
@@ -336,19 +409,24 @@ export class BrowserSessions {
       userId: owner.userId,
       pid: browser.chromium.pid,
     });
-    return this.render(this.store.byId(live.id)!);
+    return this.render((await this.store.byId(live.id))!);
   }
 
-  /** A session of `userId`. @throws HttpError 404 when unknown, another user's, or ended long ago */
-  get(userId: string, id: string): BrowserSessionRecord {
-    const row = this.store.get(userId, id, this.ctx.clock() - this.retentionMs);
-    if (!row) throw notFound(id);
-    return this.render(row);
+  /** A session of `userId`. @throws NotFound when unknown, another user's, or ended long ago */
+  async get(userId: string, id: string): Promise<BrowserSessionRecord> {
+    return this.render(await this.row(userId, id));
   }
 
   /** The sessions of `userId`, newest first, ended ones included while still readable. */
-  list(userId: string): BrowserSessionRecord[] {
-    return this.store.list(userId, this.ctx.clock() - this.retentionMs).map((r) => this.render(r));
+  async list(userId: string): Promise<BrowserSessionRecord[]> {
+    const rows = await this.store.list(userId, this.ctx.clock() - this.retentionMs);
+    return rows.map((r) => this.render(r));
+  }
+
+  private async row(userId: string, id: string): Promise<SessionRow> {
+    const row = await this.store.get(userId, id, this.ctx.clock() - this.retentionMs);
+    if (!row) throw notFound(id);
+    return row;
   }
 
   /**
@@ -356,20 +434,30 @@ export class BrowserSessions {
    * exit and the profile removal finish in the background (`close()` waits for them). A session
    * started with `context.persist` resolves once its context is saved (the browser is shut down
    * cleanly first, so its storage is on disk). Deleting an ended session is a no-op.
-   * @throws HttpError 404 when the session is unknown or another user's
+   * @throws NotFound when the session is unknown or another user's
    */
   async delete(userId: string, id: string): Promise<void> {
-    this.get(userId, id);
+    const row = await this.row(userId, id);
     const live = this.live.get(id);
     if (live) await this.end(live, 'stopped', 'deleted by the client');
+    else if (heldElsewhere(row, this.ctx.storage.instances)) {
+      const { storage, clock, logger } = this.ctx;
+      await stopElsewhere(row, this.store, storage.instances, clock, logger);
+    }
   }
 
   /**
    * The files of a session of `userId` (running, or ended and still readable).
-   * @throws HttpError 404 when the session is unknown, another user's, or purged
+   * @throws NotFound when the session is unknown, another user's, or purged
    */
-  filesOf(userId: string, id: string): { files: SessionFiles; running: boolean } {
-    this.get(userId, id);
+  async filesOf(userId: string, id: string): Promise<{ files: SessionFiles; running: boolean }> {
+    await this.row(userId, id);
+    if (!this.backend.localFiles) {
+      throw new Conflict(
+        'Session files are not available on a Grid-backed server: the browser downloads to and uploads from its Grid node, not this server',
+        { code: 'files_unavailable_on_grid', retryable: false },
+      );
+    }
     const live = this.live.get(id);
     if (live && !live.ending) return { files: live.files, running: true };
     let files = live?.files ?? this.endedFiles.get(id);
@@ -377,16 +465,25 @@ export class BrowserSessions {
     return { files, running: false };
   }
 
-  /** Checks an upgrade's credentials for session `id`: its connect token, or its owner's bearer key. */
-  authorizeCdp(id: string, credentials: CdpCredentials): CdpAuthorization {
-    const row = this.store.byId(id);
+  /**
+   * Checks an upgrade's credentials for session `id`: its connect token, its owner's bearer key, or
+   * (forwarded by another instance) the instances' credential. A session running on another
+   * instance is answered with that instance's `/cdp` route to relay to.
+   */
+  async authorizeCdp(id: string, credentials: CdpCredentials): Promise<CdpAuthorization> {
+    const row = await this.store.byId(id);
     const missing = {
       ok: false,
       status: 404,
       message: `Browser session not found: ${id}`,
     } as const;
     if (!row) return missing;
-    if (credentials.token !== undefined) {
+    const { instances } = this.ctx.storage;
+    if (credentials.forward !== undefined) {
+      if (!instances.verifyForwardToken(id, credentials.forward)) {
+        return { ok: false, status: 401, message: `Invalid ${FORWARD_HEADER} credential` };
+      }
+    } else if (credentials.token !== undefined) {
       if (!tokenMatches(credentials.token, row.token_hash)) {
         return {
           ok: false,
@@ -405,6 +502,10 @@ export class BrowserSessions {
       return missing;
     }
     const live = this.live.get(id);
+    // A forwarded upgrade is never forwarded again: two instances cannot bounce it between them.
+    if (!live && credentials.forward === undefined && heldElsewhere(row, instances)) {
+      return forwardCdp(row, instances);
+    }
     if (!live || live.ending) {
       return {
         ok: false,
@@ -415,7 +516,8 @@ export class BrowserSessions {
     return {
       ok: true,
       wsEndpoint: live.browser.chromium.wsEndpoint,
-      downloadPath: live.files.incomingDir,
+      // On a Grid the browser's disk is its node's: a path of ours would mean nothing there.
+      ...(this.backend.localFiles ? { downloadPath: live.files.incomingDir } : {}),
     };
   }
 
@@ -461,13 +563,12 @@ export class BrowserSessions {
     );
     this.liveViews.closeAll();
     await this.recordings.close();
+    await this.recycler.close();
     await this.pool.close();
+    await this.backend.close();
     await Promise.all([...this.processes.values()].map((b) => this.dispose(b)));
     await Promise.all(this.disposals);
-  }
-
-  private async executable(): Promise<string> {
-    return this.ctx.config.chromePath ?? (await findChromium()).path;
+    await this.ctx.storage.instances.close();
   }
 
   /**
@@ -482,16 +583,18 @@ export class BrowserSessions {
   ): Promise<Browser> {
     const niced = pooled === 'refill' && this.niceRefills;
     let spawned: number | undefined;
-    const browser = await launchBrowser(this.browsersDir, await this.executable(), {
-      viewport,
-      userAgent,
-      seed,
-      warm: pooled !== undefined,
-      niceness: niced ? DEFAULTS.refillNiceness : 0,
-      onSpawn: niced ? (pid) => this.nicedLaunches.add((spawned = pid)) : undefined,
-    }).finally(() => {
-      if (spawned !== undefined) this.nicedLaunches.delete(spawned);
-    });
+    const browser = await this.backend
+      .launch(this.browsersDir, {
+        viewport,
+        userAgent,
+        seed,
+        warm: pooled !== undefined,
+        niceness: niced ? DEFAULTS.refillNiceness : 0,
+        onSpawn: niced ? (pid) => this.nicedLaunches.add((spawned = pid)) : undefined,
+      })
+      .finally(() => {
+        if (spawned !== undefined) this.nicedLaunches.delete(spawned);
+      });
     this.processes.set(browser.id, browser);
     browser.chromium.process.once('exit', (code, signal) => {
       this.processes.delete(browser.id);
@@ -515,6 +618,17 @@ export class BrowserSessions {
     browser.chromium.process.once('exit', () => this.links.delete(browser.id));
   }
 
+  /** A wiped browser gets a new id (its next session's), and its server link is made early. */
+  private renew(browser: Browser): void {
+    this.processes.delete(browser.id);
+    browser.id = randomUUID();
+    this.processes.set(browser.id, browser);
+    // Not linkEarly: its exit listener would pile up over reuses; the recycler's dispose drops it.
+    const link = linkSession(browser, this.filesRoot, undefined);
+    link.catch(() => undefined);
+    this.links.set(browser.id, link);
+  }
+
   /** A browser leaving the pool for a session runs at full priority from now on. */
   private promote(browser: Browser): Browser {
     if (this.niceRefills && !browser.chromium.renice(DEFAULTS.refillNiceness, 0)) {
@@ -532,7 +646,8 @@ export class BrowserSessions {
       this.end(
         live,
         'failed',
-        `browser process exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`,
+        browser.chromium.exitReason ??
+          `browser process exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`,
       );
     } else if (this.pool.remove(browser.id)) {
       this.ctx.logger.warn('a warm browser exited', { code, signal });
@@ -554,32 +669,45 @@ export class BrowserSessions {
     this.liveViews.close(live.id);
     this.recordings.end(live.id);
     this.endedFiles.set(live.id, live.files);
-    this.store.end(live.id, status, reason, this.ctx.clock());
+    // Callers (delete) resolve once the record says so: another instance may read it next.
+    const recorded = this.store.end(live.id, status, reason, this.ctx.clock()).then(
+      () => undefined,
+      (error: unknown) =>
+        this.ctx.logger.error('could not record the end of a browser session', {
+          sessionId: live.id,
+          error: (error as Error).message,
+        }),
+    );
+    this.track(recorded);
     for (const close of live.clients) close();
     live.clients.clear();
     this.ctx.logger.info('browser session ended', { sessionId: live.id, status, reason });
     // A crashed browser's profile may be half-written: its context keeps the last good state.
     if (live.context?.persist && status !== 'failed') {
-      live.saved = saveContextAndDispose(
-        live.browser,
-        live.cdp,
-        live.context.lease,
-        this.ctx.logger,
-      );
+      live.saved = Promise.all([
+        recorded,
+        saveContextAndDispose(live.browser, live.cdp, live.context.lease, this.ctx.logger),
+      ]).then(() => undefined);
       this.track(live.saved);
       return live.saved;
     }
     live.context?.lease.release();
     live.cdp?.close();
+    // Only a session its client deleted hands its browser on, to its own user (see recycle.ts).
+    const deleted = status === 'stopped' && reason === 'deleted by the client';
+    if (live.origins && deleted && !this.closed) {
+      this.recycler.recycle(live.userId, live.browser, live.origins);
+      return recorded;
+    }
     // kill() sends SIGKILL before it first awaits: the browser is gone whatever happens next, so
     // callers need not wait for the exit and the profile removal (close() does).
     this.track(this.dispose(live.browser));
-    return Promise.resolve();
+    return recorded;
   }
 
   /**
    * Links the server to a new session's browser (downloads, the context's cookies).
-   * @throws HttpError 503 when the browser does not answer (it is disposed, the context freed)
+   * @throws Unavailable when the browser does not answer (it is disposed, the context freed)
    */
   private async prepare(
     browser: Browser,
@@ -595,7 +723,7 @@ export class BrowserSessions {
     } catch (error) {
       lease?.release();
       this.track(this.dispose(browser));
-      throw new HttpError(503, `Could not start a browser: ${(error as Error).message}`, {
+      throw new Unavailable(`Could not start a browser: ${(error as Error).message}`, {
         code: 'browser_launch_failed',
         cause: error,
       });
@@ -604,18 +732,23 @@ export class BrowserSessions {
 
   /** Drops ended records past retention, and the files of sessions no longer known. */
   private purge(): void {
-    this.store.purge(this.ctx.clock() - this.retentionMs);
-    this.idempotency.purge(this.ctx.clock());
-    void removeOrphans(this.filesRoot, (id) => this.store.byId(id) !== undefined).then(
-      () => {
-        for (const id of this.endedFiles.keys())
-          if (!this.store.byId(id)) this.endedFiles.delete(id);
-      },
-      (error: unknown) =>
-        this.ctx.logger.warn('could not remove session files', {
-          error: (error as Error).message,
-        }),
+    this.purgeNow().catch((error: unknown) =>
+      this.ctx.logger.warn('could not purge ended sessions', { error: (error as Error).message }),
     );
+  }
+
+  private async purgeNow(): Promise<void> {
+    await this.store.purge(this.ctx.clock() - this.retentionMs);
+    await this.idempotency.purge(this.ctx.clock());
+    const known = new Set<string>();
+    for (const id of [...(await readdir(this.filesRoot)), ...this.endedFiles.keys()])
+      if (await this.store.byId(id)) known.add(id);
+    // A browser launched while we looked has files but maybe no record yet: keep it too.
+    await removeOrphans(
+      this.filesRoot,
+      (id) => known.has(id) || this.processes.has(id) || this.live.has(id),
+    );
+    for (const id of this.endedFiles.keys()) if (!known.has(id)) this.endedFiles.delete(id);
   }
 
   private armIdle(live: Live): void {
@@ -650,10 +783,6 @@ export class BrowserSessions {
     await disposeBrowser(browser, this.ctx.logger);
   }
 
-  private removeProfile(browser: Browser): Promise<void> {
-    return removeProfile(browser, this.ctx.logger);
-  }
-
   private track(work: Promise<void>): void {
     this.disposals.add(work);
     void work.finally(() => this.disposals.delete(work));
@@ -674,7 +803,7 @@ export class BrowserSessions {
    * Starts recording a session that was just registered, before it is handed out. The recording's
    * time 0 is the record's `created_at` (whole seconds), so a client computes a replay offset as
    * `Date.now() - created_at * 1000` without any other field.
-   * @throws HttpError 503 when the recorder cannot attach (the session ends as `failed`)
+   * @throws Unavailable when the recorder cannot attach (the session ends as `failed`)
    */
   private async startRecording(live: Live, createdAt: number): Promise<void> {
     try {
@@ -687,7 +816,7 @@ export class BrowserSessions {
     } catch (error) {
       const message = (error as Error).message;
       await this.end(live, 'failed', `recording could not start: ${message}`);
-      throw new HttpError(503, `Could not start recording the session: ${message}`, {
+      throw new Unavailable(`Could not start recording the session: ${message}`, {
         code: 'recording_failed',
         cause: error,
       });
@@ -695,6 +824,6 @@ export class BrowserSessions {
   }
 }
 
-function notFound(id: string): HttpError {
-  return new HttpError(404, `Browser session not found: ${id}`, { code: 'session_not_found' });
+function notFound(id: string): NotFound {
+  return new NotFound(`Browser session not found: ${id}`, { code: 'session_not_found' });
 }

@@ -1,6 +1,7 @@
-// One launched Chromium with its private profile, and the rendering of session records.
+// One browser owned by one pool slot or session, wherever it runs (a local Chromium process or a
+// Selenium Grid session, see backend.ts), the local launch, and the rendering of session records.
 //
-// No orphan, ever: every browser is bound to the server's life by `launchChromium` (the
+// No orphan, ever: every local browser is bound to the server's life by `launchChromium` (the
 // `--remote-debugging-pipe` lifeline, plus `setpriv --pdeathsig KILL` on Linux), so a server that
 // dies in any way, SIGKILL and OOM kill included, takes its browsers with it without a restart.
 // The pid file written here lets the next start reap anything left anyway (a browser wedged in
@@ -19,11 +20,52 @@ import type { BrowserSessionRecord } from './types.js';
 /** Window size in CSS pixels. */
 export type Viewport = { width: number; height: number };
 
-/** A Chromium process owned by exactly one pool slot or session; `id` names its profile dir. */
+/** What tells the engine a browser ended: a local `ChildProcess`, or a Grid session's watcher. */
+export interface ExitSource {
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  once(
+    event: 'exit',
+    listener: (code: number | null, signal: NodeJS.Signals | null) => void,
+  ): unknown;
+  off(
+    event: 'exit',
+    listener: (code: number | null, signal: NodeJS.Signals | null) => void,
+  ): unknown;
+}
+
+/**
+ * A running Chromium as the engine drives it, whatever the backend: every server-side CDP client
+ * (contexts, files, live view, recording, the `/cdp` relay) connects to `wsEndpoint`, a
+ * browser-level DevTools WebSocket (the local port, or the Grid session's `se:cdp`).
+ * `LaunchedChromium` is one.
+ */
+export interface BrowserHandle {
+  /** The local process id; undefined for a browser on a Grid (its pid is on another machine). */
+  readonly pid: number | undefined;
+  /** Browser-level DevTools WebSocket URL. May carry the Grid's credentials: never log it. */
+  readonly wsEndpoint: string;
+  /** Emits `exit` once when the browser ends, whoever ended it. */
+  readonly process: ExitSource;
+  /** Why the browser ended, when the code and signal do not say it (a Grid session that vanished). */
+  readonly exitReason?: string | undefined;
+  /** Ends the browser (SIGKILL to a local process group, WebDriver delete on a Grid). Never rejects. */
+  kill(): Promise<void>;
+  /** Local priority change (see `LaunchedChromium.renice`); true and nothing to do on a Grid. */
+  renice(from: number, to: number): boolean;
+}
+
+/** A browser owned by exactly one pool slot or session; `id` names its profile dir. */
 export interface Browser {
   id: string;
+  /** Where it runs. */
+  backend: 'local' | 'grid';
+  /**
+   * The local profile dir. On a Grid the profile lives on the node: this dir is never created, so
+   * reading it finds nothing and removing it is a no-op.
+   */
   profileDir: string;
-  chromium: LaunchedChromium;
+  chromium: BrowserHandle;
   alive(): boolean;
 }
 
@@ -85,9 +127,15 @@ export async function launchBrowser(
     await rm(profileDir, { recursive: true, force: true, maxRetries: 3 });
     throw error;
   }
+  return localBrowser(id, profileDir, chromium);
+}
+
+/** A launched local Chromium as a {@link Browser}. */
+export function localBrowser(id: string, profileDir: string, chromium: LaunchedChromium): Browser {
   const { process } = chromium;
   return {
     id,
+    backend: 'local',
     profileDir,
     chromium,
     alive: () => process.exitCode === null && process.signalCode === null,
@@ -160,7 +208,7 @@ export async function warmUp(wsEndpoint: string, timeoutMs: number): Promise<voi
   }
 }
 
-/** Kills the browser (its whole process group) and removes its profile. Never rejects. */
+/** Ends the browser (a local process group killed, a Grid session deleted) and removes its profile. Never rejects. */
 export async function disposeBrowser(browser: Browser, logger: Logger): Promise<void> {
   await browser.chromium.kill();
   await removeProfile(browser, logger);
