@@ -12,6 +12,8 @@ export { LocalProvider, LOCAL_PROFILE_PREFIX } from './providers/local.js';
 export type { LocalProviderOptions } from './providers/local.js';
 export { CdpProvider } from './providers/cdp.js';
 export type { CdpProviderOptions } from './providers/cdp.js';
+export { GridProvider, GRID_PROVIDER_DEFAULTS } from './providers/grid.js';
+export type { GridProviderOptions } from './providers/grid.js';
 export type {
   AcquireParams,
   ProbeResult,

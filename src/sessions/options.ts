@@ -2,9 +2,11 @@
  * Options and defaults of the session manager, and the one place it reads the environment.
  *
  * Environment variables (explicit options win):
- * - `SVC_SESSION_PROVIDER`: `api`, `local` or `cdp`.
+ * - `SVC_SESSION_PROVIDER`: `api`, `local`, `cdp` or `grid`.
  * - `SVC_CDP_URL`: the endpoint of the `cdp` provider (`ws://...` or `http://host:port`); setting
  *   it alone selects `cdp`.
+ * - `SVC_GRID_URL`: the Selenium Grid of the `grid` provider (`http://host:4444`); setting it alone
+ *   selects `grid`.
  * - `SVC_BASE_URL` / `SVC_API_KEY` (read by the client): setting the base URL selects `api`.
  *
  * With none of them set, sessions come from a locally launched Chromium (`local`).
@@ -34,8 +36,9 @@ export const DEFAULTS = {
 export interface SessionManagerOptions<D extends DriverName = 'playwright'> {
   /**
    * `api` (the svc service through the client), `local` (launch Chromium here), `cdp` (an
-   * existing endpoint), or a provider object of your own.
-   * @default `SVC_SESSION_PROVIDER`; else `cdp` when `cdpUrl`/`SVC_CDP_URL` is set; else `api`
+   * existing endpoint), `grid` (a Selenium Grid 4), or a provider object of your own.
+   * @default `SVC_SESSION_PROVIDER`; else `cdp` when `cdpUrl`/`SVC_CDP_URL` is set; else `grid`
+   * when `gridUrl`/`SVC_GRID_URL` is; else `api`
    * when a `client`, `clientOptions.baseURL` or `SVC_BASE_URL` is; else `local`
    */
   provider?: ProviderName | SessionProvider | undefined;
@@ -51,11 +54,20 @@ export interface SessionManagerOptions<D extends DriverName = 'playwright'> {
   cdpUrl?: string | undefined;
   /** `cdp`: headers for the endpoint (a fleet's auth). */
   cdpHeaders?: Record<string, string> | undefined;
+  /** `grid`: the Selenium Grid's URL (hub or router). @default `SVC_GRID_URL` */
+  gridUrl?: string | undefined;
+  /**
+   * `grid`: capabilities added to every new-session request's `alwaysMatch` (`platformName`,
+   * `browserVersion`, `se:` options...); `goog:chromeOptions.args` is appended to ours. @default {}
+   */
+  gridCapabilities?: Record<string, unknown> | undefined;
+  /** `grid`: headers of every Grid request and of the CDP upgrade (a Grid's auth). */
+  gridHeaders?: Record<string, string> | undefined;
   /** `local`: the Chromium executable. @default findChromium() */
   executablePath?: string | undefined;
   /** `local`: where profiles `svc-session-*` are created. @default os.tmpdir() */
   profileRoot?: string | undefined;
-  /** `local`: Chromium flags. @default CHROMIUM_ARGS */
+  /** `local` and `grid`: Chromium flags. @default CHROMIUM_ARGS */
   chromiumArgs?: readonly string[] | undefined;
   /** @default DEFAULTS.connectTimeout */
   connectTimeout?: number | undefined;
@@ -77,24 +89,26 @@ export interface SessionManagerOptions<D extends DriverName = 'playwright'> {
 export interface SessionEnv {
   provider: ProviderName | undefined;
   cdpUrl: string | undefined;
+  gridUrl: string | undefined;
   baseURL: string | undefined;
 }
 
 /**
- * Reads `SVC_SESSION_PROVIDER`, `SVC_CDP_URL` (and `SVC_BASE_URL` through the client's reader);
- * empty values count as unset.
- * @throws SvcError when `SVC_SESSION_PROVIDER` is not `api`, `local` or `cdp`
+ * Reads `SVC_SESSION_PROVIDER`, `SVC_CDP_URL`, `SVC_GRID_URL` (and `SVC_BASE_URL` through the
+ * client's reader); empty values count as unset.
+ * @throws SvcError when `SVC_SESSION_PROVIDER` is not `api`, `local`, `cdp` or `grid`
  */
 export function readSessionEnv(env: Record<string, string | undefined> = process.env): SessionEnv {
   const provider = env.SVC_SESSION_PROVIDER?.trim() || undefined;
   if (provider !== undefined && !isProviderName(provider)) {
     throw new SvcError(
-      `Invalid SVC_SESSION_PROVIDER: expected api, local or cdp, got ${JSON.stringify(provider)}`,
+      `Invalid SVC_SESSION_PROVIDER: expected api, local, cdp or grid, got ${JSON.stringify(provider)}`,
     );
   }
   return {
     provider,
     cdpUrl: env.SVC_CDP_URL?.trim() || undefined,
+    gridUrl: env.SVC_GRID_URL?.trim() || undefined,
     baseURL: readClientEnv(env).baseURL,
   };
 }
@@ -103,19 +117,20 @@ export function readSessionEnv(env: Record<string, string | undefined> = process
 export function selectProvider(
   options: Pick<
     SessionManagerOptions<DriverName>,
-    'provider' | 'cdpUrl' | 'client' | 'clientOptions'
+    'provider' | 'cdpUrl' | 'gridUrl' | 'client' | 'clientOptions'
   >,
   env: SessionEnv,
 ): ProviderName {
   if (typeof options.provider === 'string') return options.provider;
   if (env.provider) return env.provider;
   if (options.cdpUrl ?? env.cdpUrl) return 'cdp';
+  if (options.gridUrl ?? env.gridUrl) return 'grid';
   if (options.client ?? options.clientOptions?.baseURL ?? env.baseURL) return 'api';
   return 'local';
 }
 
 function isProviderName(value: string): value is ProviderName {
-  return value === 'api' || value === 'local' || value === 'cdp';
+  return value === 'api' || value === 'local' || value === 'cdp' || value === 'grid';
 }
 
 /**

@@ -19,6 +19,7 @@ import { SessionPool } from './pool.js';
 import type { PoolOptions } from './pool.js';
 import { ApiProvider } from './providers/api.js';
 import { CdpProvider } from './providers/cdp.js';
+import { GridProvider } from './providers/grid.js';
 import { LocalProvider } from './providers/local.js';
 import type { ProviderLease, SessionProvider, SyncRelease } from './providers/provider.js';
 import { Session } from './session.js';
@@ -27,7 +28,7 @@ import type { ReconnectOptions, SessionHooks } from './session.js';
 import type { CreateSessionOptions, DriverName, SessionManagerEvents } from './types.js';
 
 /**
- * Creates browser sessions from a provider (`api`, `local`, `cdp`), attaches Playwright or
+ * Creates browser sessions from a provider (`api`, `local`, `cdp`, `grid`), attaches Playwright or
  * Puppeteer over CDP, and releases them: on `release()`, at the end of `withSession()`, on
  * `releaseAll()`/`close()`, and on process exit, SIGINT, SIGTERM and uncaught errors.
  *
@@ -314,6 +315,20 @@ function buildProvider(options: SessionManagerOptions<DriverName>): SessionProvi
       throw new SvcError('The cdp provider needs an endpoint: pass { cdpUrl } or set SVC_CDP_URL');
     }
     return new CdpProvider({ endpoint, headers: options.cdpHeaders });
+  }
+  if (name === 'grid') {
+    const gridUrl = options.gridUrl ?? env.gridUrl;
+    if (gridUrl === undefined) {
+      throw new SvcError(
+        'The grid provider needs a Selenium Grid: pass { gridUrl } or set SVC_GRID_URL',
+      );
+    }
+    return new GridProvider({
+      gridUrl,
+      capabilities: options.gridCapabilities,
+      headers: options.gridHeaders,
+      args: options.chromiumArgs,
+    });
   }
   return new LocalProvider({
     executablePath: options.executablePath,

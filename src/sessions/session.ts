@@ -72,6 +72,7 @@ export class Session<D extends DriverName = DriverName> {
   readonly #init: SessionInit<D>;
   #attachment: Attachment<D>;
   #unsubscribe: () => void;
+  readonly #unwatchLease: () => void;
   #lost: SessionError | undefined;
   #releasing: Promise<void> | undefined;
 
@@ -84,6 +85,11 @@ export class Session<D extends DriverName = DriverName> {
     this.driver = init.attachment.driver;
     this.provider = init.lease.provider;
     this.#unsubscribe = this.#watch(init.attachment);
+    // The provider saw the browser end while the socket stayed open: close it, so the loss is
+    // handled (probe, session-lost) as for a dropped socket.
+    this.#unwatchLease =
+      init.lease.onEnded?.(() => void this.#attachment.disconnect().catch(() => undefined)) ??
+      (() => undefined);
     this.page = pageProxy<DriverTypes[D]['page']>({
       current: () => this.#attachment.page,
       lostError: (cause) => {
@@ -164,6 +170,7 @@ export class Session<D extends DriverName = DriverName> {
 
   async #release(): Promise<void> {
     this.#unsubscribe();
+    this.#unwatchLease();
     const attachment = this.#attachment;
     const disconnect = attachment.isConnected()
       ? withTimeout(attachment.disconnect(), this.#init.closeTimeout, `Disconnecting ${this.id}`)

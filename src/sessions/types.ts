@@ -15,8 +15,11 @@ import type { BrowserSession } from '../protocol/index.js';
 /** The automation library a session is attached with. */
 export type DriverName = 'playwright' | 'puppeteer';
 
-/** Where sessions come from: the svc service, a Chromium we launch, or an existing CDP endpoint. */
-export type ProviderName = 'api' | 'local' | 'cdp';
+/**
+ * Where sessions come from: the svc service, a Chromium we launch, an existing CDP endpoint, or a
+ * Selenium Grid 4.
+ */
+export type ProviderName = 'api' | 'local' | 'cdp' | 'grid';
 
 /** The driver objects a session exposes, per driver. */
 export interface DriverTypes {

@@ -1,4 +1,4 @@
-// The contract between the manager and a session provider (api, local, cdp).
+// The contract between the manager and a session provider (api, local, cdp, grid).
 import type { ProviderName, SessionRecord, Viewport } from '../types.js';
 
 /** What a provider is asked for. Durations in ms. */
@@ -51,7 +51,8 @@ export interface ProviderLease {
   /** The local Chromium's pid (`local` only). */
   pid?: number | undefined;
   /**
-   * Ends what we own: DELETE (api), kill + remove profile (local), nothing (cdp). Idempotent.
+   * Ends what we own: DELETE (api), kill + remove profile (local), nothing (cdp), WebDriver
+   * DELETE (grid). Idempotent.
    * @throws the provider's error when the session may still be running (never for "already gone")
    */
   release(): Promise<void>;
@@ -59,6 +60,13 @@ export interface ProviderLease {
   probe(timeout: number): Promise<ProbeResult>;
   /** Exit-time release, or undefined when there is nothing to do or no way to do it. */
   syncRelease(): SyncRelease | undefined;
+  /**
+   * Subscribes to the provider learning by itself that the browser ended, for providers whose CDP
+   * proxy keeps the socket open when the browser dies (a Selenium Grid's `se:cdp`): the session
+   * then drops its connection and handles the loss like a dropped socket.
+   * @returns the unsubscribe function
+   */
+  onEnded?(listener: () => void): () => void;
 }
 
 /** A source of browser sessions. */

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/index.js';
 import { CHROMIUM_PATH } from '../../support/chromium.js';
+import { gridSessionIds } from '../../support/grid.js';
 import { KEY, alive, processesMentioning, waitFor } from './helpers.js';
-import { finish, setUp } from './support.js';
+import { NOTHING_LEFT_WITH_GRID, finish, setUp } from './support.js';
 import type { World } from './support.js';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'child.ts');
@@ -48,14 +49,15 @@ describe('release when the process ends', () => {
   let world: World;
   let client: Client;
 
+  // The first file to ask starts the shared Selenium Grid: tens of seconds on a busy machine.
   beforeAll(async () => {
-    world = await setUp();
+    world = await setUp({ grid: true });
     client = new Client({ baseURL: world.server.url, apiKey: KEY });
-  });
+  }, 180_000);
   afterAll(async () => {
     await client?.close();
     const left = await finish(world);
-    expect(left).toEqual({ running: 0, serverChromium: 0, localChromium: 0 });
+    expect(left).toEqual(NOTHING_LEFT_WITH_GRID);
   });
 
   const apiEnv = (): Record<string, string> => ({
@@ -118,5 +120,45 @@ describe('release when the process ends', () => {
     expect(
       await waitFor(() => processesMentioning(`${world.root}/svc-session-`).length === 0, 5_000),
     ).toBe(true);
+  });
+
+  const gridEnv = (): Record<string, string> => ({
+    SVC_SESSION_PROVIDER: 'grid',
+    SVC_GRID_URL: world.grid!.url,
+    CHILD_GRID_MARK: world.gridMark,
+  });
+  /** True once the Grid no longer knows session `id` and none of this world's browsers runs. */
+  const goneFromGrid = async (id: string): Promise<boolean> =>
+    (await waitFor(async () => !(await gridSessionIds(world.grid!.url)).includes(id), 5_000)) &&
+    (await waitFor(() => processesMentioning(world.gridMark).length === 0, 5_000));
+
+  it('deletes a grid session on SIGTERM, then exits by SIGTERM', async () => {
+    const { child, ready, exited } = await startChild(gridEnv());
+    expect(await gridSessionIds(world.grid!.url)).toContain(ready.id);
+    expect(processesMentioning(world.gridMark).length).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    const end = await exited;
+    expect(end.signal).toBe('SIGTERM');
+    expect((await fetch(`${world.grid!.url}/session/${ready.id}/url`)).status).toBe(404);
+    expect(await goneFromGrid(ready.id)).toBe(true);
+  });
+
+  it('deletes a grid session from the exit handler when the process calls process.exit()', async () => {
+    const { ready, exited } = await startChild({
+      ...gridEnv(),
+      CHILD_MODE: 'exit',
+      CHILD_DRIVER: 'puppeteer',
+    });
+    expect((await exited).code).toBe(0);
+    expect((await fetch(`${world.grid!.url}/session/${ready.id}/url`)).status).toBe(404);
+    expect(await goneFromGrid(ready.id)).toBe(true);
+  });
+
+  it('deletes a grid session when the process dies of an uncaught error', async () => {
+    const { ready, exited } = await startChild({ ...gridEnv(), CHILD_MODE: 'crash' });
+    const end = await exited;
+    expect(end.code).toBe(1);
+    expect(end.stderr).toMatch(/child crashed on purpose/);
+    expect(await goneFromGrid(ready.id)).toBe(true);
   });
 });

@@ -5,7 +5,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-export { alive, waitFor } from '../../support/processes.js';
+export { alive } from '../../support/processes.js';
+export { waitFor } from '../../support/wait.js';
 
 /** Two users' keys for the embedded server. */
 export const KEY = 'svc_test-sessions-0123456789abcdefghijklmn';

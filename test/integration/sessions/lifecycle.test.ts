@@ -8,8 +8,9 @@ import type {
   SessionProvider,
   SessionWarningEvent,
 } from '../../../src/sessions/index.js';
+import { gridSessionIds } from '../../support/grid.js';
 import { KEY, alive, processesMentioning, tcpRelay, waitFor } from './helpers.js';
-import { finish, pageOf, setUp } from './support.js';
+import { NOTHING_LEFT_WITH_GRID, finish, pageOf, setUp } from './support.js';
 import type { World } from './support.js';
 
 const DRIVERS = ['playwright', 'puppeteer'] as const;
@@ -19,14 +20,15 @@ describe('SessionManager lifecycle', () => {
   let client: Client;
   const sigtermListeners = process.listenerCount('SIGTERM');
 
+  // The first file to ask starts the shared Selenium Grid: tens of seconds on a busy machine.
   beforeAll(async () => {
-    world = await setUp({ hand: true, maxSessions: 6 });
+    world = await setUp({ hand: true, maxSessions: 6, grid: true });
     client = new Client({ baseURL: world.server.url, apiKey: KEY });
-  });
+  }, 180_000);
   afterAll(async () => {
     await client?.close();
     const left = await finish(world);
-    expect(left).toEqual({ running: 0, serverChromium: 0, localChromium: 0 });
+    expect(left).toEqual(NOTHING_LEFT_WITH_GRID);
     expect(exitHooksInstalled()).toBe(false);
     expect(process.listenerCount('SIGTERM')).toBe(sigtermListeners);
   });
@@ -44,6 +46,70 @@ describe('SessionManager lifecycle', () => {
     ).rejects.toBe(boom);
     expect((await client.browser.sessions.get(id)).status).toBe('stopped');
     expect(manager.sessions).toHaveLength(0);
+  });
+
+  it.each(DRIVERS)(
+    'grid with %s: withSession deletes the Grid session when fn throws, and rethrows the error of fn',
+    async (driver) => {
+      const grid = world.grid!;
+      const manager = world.manager('grid');
+      let id = '';
+      const boom = new Error('task failed on the grid');
+      await expect(
+        manager.withSession({ driver }, async (session) => {
+          id = session.id;
+          expect(await gridSessionIds(grid.url)).toContain(id);
+          await pageOf(session).goto(`${world.pages.url}grid-throw`);
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      expect(manager.sessions).toHaveLength(0);
+      expect((await fetch(`${grid.url}/session/${id}/url`)).status).toBe(404);
+      expect(await waitFor(async () => !(await gridSessionIds(grid.url)).includes(id), 5_000)).toBe(
+        true,
+      );
+      expect(await waitFor(() => processesMentioning(world.gridMark).length === 0, 5_000)).toBe(
+        true,
+      );
+    },
+  );
+
+  it('grid: release is idempotent, and a session the Grid already ended releases without error', async () => {
+    const grid = world.grid!;
+    const manager = world.manager('grid');
+    const session = await manager.create({ driver: 'puppeteer' });
+    const first = session.release();
+    expect(session.release()).toBe(first);
+    await Promise.all([first, session.release()]);
+    expect((await fetch(`${grid.url}/session/${session.id}/url`)).status).toBe(404);
+
+    // Ended behind our back (as the node's --session-timeout would): release still succeeds.
+    const other = await manager.create({ driver: 'playwright' });
+    const res = await fetch(`${grid.url}/session/${other.id}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    await other.release();
+    expect(manager.sessions).toHaveLength(0);
+  });
+
+  it('reports a killed Grid browser as lost with reason browser_gone, and release frees the Grid slot', async () => {
+    const grid = world.grid!;
+    const lost: SessionLostEvent[] = [];
+    const manager = world.manager('grid', { onLost: (event) => lost.push(event) });
+    const session = await manager.create({ driver: 'playwright' });
+    await pageOf(session).goto(`${world.pages.url}grid-doomed`);
+    // The Grid's Chromium for this session: the browser process carries the mark and no --type.
+    const main = processesMentioning(world.gridMark).find(
+      (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type='),
+    );
+    expect(main).toBeDefined();
+    process.kill(main!, 'SIGKILL');
+    expect(await waitFor(() => lost.length > 0, 10_000)).toBe(true);
+    expect(lost[0]).toMatchObject({ reason: 'browser_gone', reconnecting: false });
+    await expect(pageOf(session).title()).rejects.toBeInstanceOf(SessionError);
+    await session.release();
+    expect(
+      await waitFor(async () => !(await gridSessionIds(grid.url)).includes(session.id), 5_000),
+    ).toBe(true);
   });
 
   it('release is idempotent: repeated calls share one promise and the server ends the session once', async () => {

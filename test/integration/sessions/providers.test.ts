@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/index.js';
+import { gridSessionIds } from '../../support/grid.js';
 import { KEY, alive, processesMentioning, waitFor } from './helpers.js';
-import { finish, pageOf, setUp } from './support.js';
+import { NOTHING_LEFT_WITH_GRID, finish, pageOf, setUp } from './support.js';
 import type { World } from './support.js';
 
 const DRIVERS = ['playwright', 'puppeteer'] as const;
@@ -12,14 +13,15 @@ describe('SessionManager providers, each with Playwright and Puppeteer', () => {
   let world: World;
   let client: Client;
 
+  // The first file to ask starts the shared Selenium Grid: tens of seconds on a busy machine.
   beforeAll(async () => {
-    world = await setUp({ hand: true });
+    world = await setUp({ hand: true, grid: true });
     client = new Client({ baseURL: world.server.url, apiKey: KEY });
-  });
+  }, 180_000);
   afterAll(async () => {
     await client?.close();
     const left = await finish(world);
-    expect(left).toEqual({ running: 0, serverChromium: 0, localChromium: 0 });
+    expect(left).toEqual(NOTHING_LEFT_WITH_GRID);
   });
 
   it.each(DRIVERS)(
@@ -98,6 +100,45 @@ describe('SessionManager providers, each with Playwright and Puppeteer', () => {
       expect(alive(hand.pid)).toBe(true);
       const version = await fetch(`http://127.0.0.1:${hand.port}/json/version`);
       expect(version.status).toBe(200);
+    },
+  );
+
+  it.each(DRIVERS)(
+    'grid with %s: starts a WebDriver session on the Selenium Grid, drives a loopback page over se:cdp, and DELETEs it on release',
+    async (driver) => {
+      const grid = world.grid!;
+      const manager = world.manager('grid');
+      const session = await manager.create({
+        driver,
+        viewport: VIEWPORT,
+        userAgent: `svc-grid-${driver}`,
+        tags: ['providers'],
+      });
+      expect(session.provider).toBe('grid');
+      expect(session.record.cdp_url).toBe(
+        `${grid.url.replace('http:', 'ws:')}/session/${session.id}/se/cdp`,
+      );
+      expect(session.record.tags).toEqual(['providers']);
+      expect(await gridSessionIds(grid.url)).toContain(session.id);
+      const page = pageOf(session);
+      await page.goto(`${world.pages.url}grid-${driver}`);
+      expect(await page.title()).toBe(`Page grid-${driver}`);
+      expect(await page.evaluate(() => window.innerWidth)).toBe(VIEWPORT.width);
+      expect(await page.evaluate(() => navigator.userAgent)).toBe(`svc-grid-${driver}`);
+      // The Grid's Chromium carries the capabilities passed through gridCapabilities.
+      expect(processesMentioning(world.gridMark).length).toBeGreaterThan(0);
+
+      await session.release();
+      expect(session.record.status).toBe('stopped');
+      expect(manager.sessions).toHaveLength(0);
+      const url = await fetch(`${grid.url}/session/${session.id}/url`);
+      expect(url.status).toBe(404);
+      expect(
+        await waitFor(async () => !(await gridSessionIds(grid.url)).includes(session.id), 5_000),
+      ).toBe(true);
+      expect(await waitFor(() => processesMentioning(world.gridMark).length === 0, 5_000)).toBe(
+        true,
+      );
     },
   );
 });

@@ -394,7 +394,7 @@ describe('error and helper types', () => {
 describe('session and page types exported for recipes', () => {
   it('names drivers and providers, and types the session manager options', () => {
     expectTypeOf<DriverName>().toEqualTypeOf<'playwright' | 'puppeteer'>();
-    expectTypeOf<ProviderName>().toEqualTypeOf<'api' | 'local' | 'cdp'>();
+    expectTypeOf<ProviderName>().toEqualTypeOf<'api' | 'local' | 'cdp' | 'grid'>();
     const opts: SessionManagerOptions = { provider: 'api', client };
     void opts;
     // @ts-expect-error not a provider name
