@@ -8,9 +8,16 @@
  */
 import type { Agent } from 'undici';
 import { ROUTES, routePath } from '../protocol/index.js';
-import type { RouteId } from '../protocol/index.js';
+import type {
+  BodyIn,
+  QueryIn,
+  ResponseOut,
+  RouteDef,
+  RouteId,
+  RoutePathParams,
+} from '../protocol/index.js';
 import { SvcError } from '../errors.js';
-import { Transport } from './transport.js';
+import { Transport, TRANSPORT_DEFAULTS } from './transport.js';
 import { checkCount, checkMs } from './util.js';
 import type { Logger, QueryValue, RequestOptions, StreamResponse } from './transport.js';
 import { parseResponse, validateRequest } from './validate.js';
@@ -52,9 +59,9 @@ export interface ClientOptions {
 
 /** Client defaults, applied once with `??`. */
 export const DEFAULTS = {
-  timeout: 60_000,
-  maxRetries: 2,
-  idleTimeout: 60_000,
+  timeout: TRANSPORT_DEFAULTS.timeout,
+  maxRetries: TRANSPORT_DEFAULTS.maxRetries,
+  idleTimeout: TRANSPORT_DEFAULTS.idleTimeout,
   cdpUrlTemplate: '{ws_base}/v1/browser/sessions/{session_id}/cdp',
   validate: true,
 } as const;
@@ -79,8 +86,34 @@ export function readClientEnv(env: Record<string, string | undefined> = process.
   };
 }
 
-/** Arguments of {@link Client.call}. */
-export interface CallArgs {
+type RouteOf<I extends RouteId> = (typeof ROUTES)[I];
+
+/** API routes of a kind: `call` reads `json`/`empty` (and `json-sse` without `stream`), `callStream` SSE, `callBytes` bytes and pages. */
+type RoutesOfKind<K extends RouteDef['kind']> = {
+  [I in RouteId]: RouteOf<I>['kind'] extends K ? I : never;
+}[RouteId];
+
+/** Routes {@link Client.call} serves: JSON answers, or none. */
+export type CallRouteId = RoutesOfKind<'json' | 'empty' | 'json-sse'>;
+/** Routes {@link Client.callStream} serves: Server-Sent Events. */
+export type StreamRouteId = RoutesOfKind<'json-sse' | 'sse'>;
+/** Routes {@link Client.callBytes} serves: a file's bytes or a page. */
+export type BytesRouteId = RoutesOfKind<'bytes' | 'html'>;
+
+/**
+ * Arguments of a call to route `I`, typed by its table entry: `pathParams` by the template's
+ * names, `body` and `query` by the route's request schemas.
+ */
+export type CallArgs<I extends RouteId = RouteId> = (RoutePathParams<I> extends never
+  ? { pathParams?: Record<string, never> }
+  : { pathParams: Record<RoutePathParams<I>, string> }) &
+  (BodyIn<RouteOf<I>> extends undefined ? { body?: undefined } : { body: BodyIn<RouteOf<I>> }) &
+  (QueryIn<RouteOf<I>> extends undefined ? { query?: undefined } : { query?: QueryIn<RouteOf<I>> });
+
+/** What route `I` answers, parsed with its response schema; `undefined` when it has no body. */
+export type CallResult<I extends RouteId> = ResponseOut<RouteOf<I>>;
+
+interface LooseArgs {
   pathParams?: Record<string, string>;
   body?: unknown;
   query?: Record<string, QueryValue>;
@@ -177,52 +210,66 @@ export class Client {
    * @throws {ResponseShapeError} when a 2xx body breaks the route's response schema.
    * @throws {APIError | ConnectionError | TimeoutError | AbortError} from the transport.
    */
-  async call<T>(id: RouteId, args: CallArgs = {}, options: RequestOptions = {}): Promise<T> {
-    const route = ROUTES[id];
-    const path = this.#path(id, args.pathParams);
-    if (this.validate && 'body' in route && route.body !== undefined) {
-      validateRequest(route.body, args.body, route.method, path);
-    }
-    if (this.validate && 'query' in route && route.query !== undefined) {
-      validateRequest(route.query, args.query ?? {}, route.method, path, 'query');
-    }
-    const data = await this.transport.request<unknown>({
-      ...options,
-      method: route.method,
-      path,
-      query: args.query,
-      body: args.body,
-    });
+  async call<I extends CallRouteId>(
+    id: I,
+    args: CallArgs<I>,
+    options: RequestOptions = {},
+  ): Promise<CallResult<I>> {
+    const request = this.#prepare(id, args);
+    const data = await this.transport.request<unknown>({ ...options, ...request });
+    const { response } = ROUTES[id] as RouteDef;
     return (
-      route.response === null ? undefined : parseResponse(route.response, data, route.method, path)
-    ) as T;
+      response === null ? undefined : parseResponse(response, data, request.method, request.path)
+    ) as CallResult<I>;
   }
 
   /**
    * Like {@link Client.call} for a route that answers with Server-Sent Events.
    * @throws as {@link Client.call}, before the stream starts.
    */
-  async callStream(
-    id: RouteId,
-    args: CallArgs = {},
+  callStream<I extends StreamRouteId>(
+    id: I,
+    args: CallArgs<I>,
     options: RequestOptions = {},
   ): Promise<StreamResponse> {
-    const route = ROUTES[id];
-    const path = this.#path(id, args.pathParams);
-    if (this.validate && 'body' in route && route.body !== undefined) {
-      validateRequest(route.body, args.body, route.method, path);
-    }
-    return this.transport.request({
+    return this.transport.request({ ...options, ...this.#prepare(id, args), stream: true });
+  }
+
+  /**
+   * Like {@link Client.call} for a route that answers a file's bytes or a page: the whole body.
+   * @throws as {@link Client.call}.
+   */
+  async callBytes<I extends BytesRouteId>(
+    id: I,
+    args: CallArgs<I>,
+    options: RequestOptions = {},
+  ): Promise<Buffer> {
+    const res = await this.transport.request({
       ...options,
-      method: route.method,
-      path,
-      body: args.body,
+      ...this.#prepare(id, args),
       stream: true,
     });
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of res.body) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  /** The request of a call: its path filled, its body and query checked with the route's schemas. */
+  #prepare(id: RouteId, callArgs: object) {
+    const args = callArgs as LooseArgs;
+    const route: RouteDef = ROUTES[id];
+    const path = this.#path(id, args.pathParams);
+    if (this.validate && route.body !== undefined) {
+      validateRequest(route.body, args.body, route.method, path);
+    }
+    if (this.validate && route.query !== undefined) {
+      validateRequest(route.query, args.query ?? {}, route.method, path, 'query');
+    }
+    return { method: route.method, path, query: args.query, body: args.body };
   }
 
   #path(id: RouteId, params: Record<string, string> | undefined): string {
-    const route = ROUTES[id];
+    const route: RouteDef = ROUTES[id];
     for (const name of route.pathParams) {
       const v = params?.[name];
       if (typeof v !== 'string' || v === '') {

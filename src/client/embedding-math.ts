@@ -1,6 +1,6 @@
 // Client-side arithmetic on embeddings returned by the service (spec 2.8): decode, compare, rank,
 // truncate. Decoding returns typed-array views over the decoded bytes, never element copies.
-import { decodeBinary, decodeInt8 } from '../protocol/encoding.js';
+import { decodeBinary, decodeInt8, truncateNormalized } from '../protocol/encoding.js';
 
 /** A dense embedding: floats, or signed int8 as sent by `base64_int8`. */
 export type DenseVector = Float32Array | Int8Array | Float64Array | readonly number[];
@@ -228,25 +228,13 @@ export function topK(
 }
 
 /**
- * Matryoshka truncation on the client: the first `dims` values, renormalised to unit length.
+ * Matryoshka truncation on the client: the first `dims` values, renormalised to unit length (the
+ * protocol's `truncateNormalized`, the same math the server applies; an all-zero prefix becomes
+ * the first basis vector).
  * @returns a new `Float32Array` (int8 inputs are converted to floats).
  * @throws RangeError when `dims` is not an integer in `[1, vec.length]`.
  * @example truncateEmbedding(vec1024, 256).length // 256
  */
 export function truncateEmbedding(vec: DenseVector, dims: number): Float32Array {
-  if (!Number.isInteger(dims) || dims < 1 || dims > vec.length) {
-    throw new RangeError(
-      `truncateEmbedding: dims must be an integer from 1 to ${vec.length}, got ${dims}`,
-    );
-  }
-  const out = new Float32Array(dims);
-  if (ArrayBuffer.isView(vec)) out.set((vec as Float32Array).subarray(0, dims));
-  else for (let i = 0; i < dims; i++) out[i] = vec[i]!;
-  let sum = 0;
-  for (let i = 0; i < dims; i++) sum += out[i]! * out[i]!;
-  if (sum > 0) {
-    const inv = 1 / Math.sqrt(sum);
-    for (let i = 0; i < dims; i++) out[i]! *= inv;
-  }
-  return out;
+  return truncateNormalized(vec, dims);
 }

@@ -10,6 +10,7 @@ import {
   SvcError,
   TimeoutError,
 } from '../errors.js';
+import { TRANSPORT_DEFAULTS } from './transport.js';
 import { describe } from './util.js';
 
 /** One dispatched SSE event. `data` joins multi-line `data:` fields with `\n`. */
@@ -163,8 +164,8 @@ export interface StreamSource {
   idleTimeout?: number | undefined;
 }
 
-/** Default stall timeout between two stream events, in ms. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** Default stall timeout between two stream events, in ms: the transport's `idleTimeout`. */
+export const DEFAULT_IDLE_TIMEOUT_MS = TRANSPORT_DEFAULTS.idleTimeout;
 
 /**
  * An async iterable of server events. Breaking out of `for await` or calling

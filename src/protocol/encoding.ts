@@ -54,3 +54,32 @@ export function unpackBits(packed: Uint8Array, dims: number): Uint8Array {
   for (let i = 0; i < dims; i++) out[i] = (packed[i >> 3]! >> (7 - (i & 7))) & 1;
   return out;
 }
+
+/**
+ * Matryoshka truncation, shared by the server's embedders and the client: the first `dims` values
+ * of `vec`, scaled to unit L2 norm. A prefix that is all zeros (or not finite) becomes the first
+ * basis vector, so every output has norm 1 and a cosine with it is defined.
+ * @returns a new `Float32Array` (int8 inputs are converted to floats)
+ * @throws RangeError when `dims` is not an integer in `[1, vec.length]`
+ * @example truncateNormalized(vec1024, 256).length // 256
+ */
+export function truncateNormalized(vec: ArrayLike<number>, dims: number): Float32Array {
+  if (!Number.isInteger(dims) || dims < 1 || dims > vec.length) {
+    throw new RangeError(`dims must be an integer from 1 to ${vec.length}, got ${dims}`);
+  }
+  const out = new Float32Array(dims);
+  let sum = 0;
+  for (let i = 0; i < dims; i++) {
+    const x = vec[i]!;
+    out[i] = x;
+    sum += x * x;
+  }
+  if (sum === 0 || !Number.isFinite(sum)) {
+    out.fill(0);
+    out[0] = 1;
+    return out;
+  }
+  const inv = 1 / Math.sqrt(sum);
+  for (let i = 0; i < dims; i++) out[i]! *= inv;
+  return out;
+}

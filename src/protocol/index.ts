@@ -34,7 +34,14 @@ export {
   withinTokenLimit,
   truncateToTokens,
 } from './tokens.js';
-export { encodeInt8, decodeInt8, encodeBinary, decodeBinary, unpackBits } from './encoding.js';
+export {
+  encodeInt8,
+  decodeInt8,
+  encodeBinary,
+  decodeBinary,
+  unpackBits,
+  truncateNormalized,
+} from './encoding.js';
 export {
   parseFilterDate,
   DateFilterSchema,
@@ -227,5 +234,24 @@ export type {
 } from './errors.js';
 export { toValidationErrorBody, parseRequest } from './validation.js';
 export type { ValidationRoot, ParseResult } from './validation.js';
-export { ROUTES, routePath } from './routes.js';
-export type { RateGroup, HttpMethod, RouteDef, RouteId, RoutePathParams } from './routes.js';
+export { ALL_ROUTES, ROUTES, routePath } from './routes.js';
+export type { AnyRouteId, RouteId, RouteOf, RoutePathParams } from './routes.js';
+export { honoPath, pathPattern } from './route-types.js';
+export type {
+  BodyIn,
+  BodyOut,
+  HttpMethod,
+  PathOut,
+  QueryIn,
+  QueryOut,
+  RateGroup,
+  ResponseIn,
+  ResponseOut,
+  RouteAuth,
+  RouteDef,
+  RouteKind,
+} from './route-types.js';
+export { ModelListResponseSchema, ModelObjectSchema, SERVICE_ROUTES } from './service-routes.js';
+export type { ModelListResponse, ModelObject } from './service-routes.js';
+export { LiveInputRequestSchema } from './browser-live.js';
+export type { LiveInput } from './browser-live.js';

@@ -1,4 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { RouteDef } from './route-types.js';
+import { SERVICE_ROUTES } from './service-routes.js';
 import {
   AsyncChatCreateRequestSchema,
   AsyncChatJobSchema,
@@ -19,6 +21,7 @@ import {
   BrowserContextSchema,
 } from './browser-contexts.js';
 import {
+  SessionFileNameSchema,
   BrowserDownloadListResponseSchema,
   BrowserUploadRequestSchema,
   BrowserUploadSchema,
@@ -32,38 +35,21 @@ import {
 } from './embeddings.js';
 import { SearchRequestSchema, SearchResponseSchema } from './search.js';
 
-/** Rate-limit bucket a route draws from. */
-export type RateGroup = 'chat' | 'search' | 'embeddings' | 'browser' | 'auth' | 'async';
+export type { HttpMethod, RateGroup, RouteAuth, RouteDef, RouteKind } from './route-types.js';
 
-/** HTTP method of a route. */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
-
-/** One route of the service, shared by client and server. */
-export interface RouteDef {
-  readonly id: string;
-  readonly method: HttpMethod;
-  /** Path template; `{name}` segments are filled by `routePath`. */
-  readonly path: string;
-  readonly pathParams: readonly string[];
-  readonly body?: z.ZodType;
-  readonly query?: z.ZodType;
-  /** Schema of the success body; `null` when the success response has no body. */
-  readonly response: z.ZodType | null;
-  /** Success status. @default 200 */
-  readonly status?: number;
-  /** The route can answer with Server-Sent Events (`stream: true` in the body). */
-  readonly stream?: boolean;
-  /** The route is a WebSocket upgrade. */
-  readonly websocket?: boolean;
-  readonly rateGroup: RateGroup;
-}
+/** Path of a download: the name is one plain file name, so no request reaches outside the folder. */
+const DownloadPathSchema = z.object({ session_id: z.string(), name: SessionFileNameSchema });
 
 /** Every route of the spec plus the decisions of ARCHITECTURE.md, keyed by id. */
 export const ROUTES = {
   'chat.completions.create': {
     id: 'chat.completions.create',
     method: 'POST',
+    kind: 'json-sse',
+    auth: 'bearer',
     path: '/chat/completions',
+    // OpenAI-compatible SDKs append `/chat/completions` to a `.../v1` base URL.
+    aliases: ['/v1/chat/completions'],
     pathParams: [],
     body: ChatCompletionRequestSchema,
     response: ChatCompletionResponseSchema,
@@ -73,6 +59,8 @@ export const ROUTES = {
   'async.chat.completions.create': {
     id: 'async.chat.completions.create',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/async/chat/completions',
     pathParams: [],
     body: AsyncChatCreateRequestSchema,
@@ -82,6 +70,8 @@ export const ROUTES = {
   'async.chat.completions.get': {
     id: 'async.chat.completions.get',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/async/chat/completions/{request_id}',
     pathParams: ['request_id'],
     response: AsyncChatJobSchema,
@@ -90,6 +80,8 @@ export const ROUTES = {
   'async.chat.completions.list': {
     id: 'async.chat.completions.list',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/async/chat/completions',
     pathParams: [],
     query: AsyncChatListQuerySchema,
@@ -99,6 +91,8 @@ export const ROUTES = {
   'search.create': {
     id: 'search.create',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/search',
     pathParams: [],
     body: SearchRequestSchema,
@@ -108,6 +102,8 @@ export const ROUTES = {
   'embeddings.create': {
     id: 'embeddings.create',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/embeddings',
     pathParams: [],
     body: EmbeddingsRequestSchema,
@@ -117,6 +113,8 @@ export const ROUTES = {
   'contextualizedEmbeddings.create': {
     id: 'contextualizedEmbeddings.create',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/contextualizedembeddings',
     pathParams: [],
     body: ContextualizedEmbeddingsRequestSchema,
@@ -126,6 +124,8 @@ export const ROUTES = {
   'auth.revokeToken': {
     id: 'auth.revokeToken',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/revoke_auth_token',
     pathParams: [],
     body: RevokeAuthTokenRequestSchema,
@@ -135,15 +135,20 @@ export const ROUTES = {
   'browser.sessions.create': {
     id: 'browser.sessions.create',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/sessions',
     pathParams: [],
     body: BrowserSessionCreateRequestSchema,
+    bodyOptional: true,
     response: BrowserSessionSchema,
     rateGroup: 'browser',
   },
   'browser.capacity': {
     id: 'browser.capacity',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/capacity',
     pathParams: [],
     response: BrowserCapacitySchema,
@@ -152,6 +157,8 @@ export const ROUTES = {
   'browser.sessions.list': {
     id: 'browser.sessions.list',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/sessions',
     pathParams: [],
     response: BrowserSessionListResponseSchema,
@@ -160,6 +167,8 @@ export const ROUTES = {
   'browser.sessions.get': {
     id: 'browser.sessions.get',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/sessions/{session_id}',
     pathParams: ['session_id'],
     response: BrowserSessionSchema,
@@ -168,6 +177,8 @@ export const ROUTES = {
   'browser.sessions.delete': {
     id: 'browser.sessions.delete',
     method: 'DELETE',
+    kind: 'empty',
+    auth: 'bearer',
     path: '/v1/browser/sessions/{session_id}',
     pathParams: ['session_id'],
     response: null,
@@ -177,6 +188,8 @@ export const ROUTES = {
   'browser.sessions.cdp': {
     id: 'browser.sessions.cdp',
     method: 'GET',
+    kind: 'websocket',
+    auth: 'cdp',
     path: '/v1/browser/sessions/{session_id}/cdp',
     pathParams: ['session_id'],
     response: null,
@@ -186,15 +199,20 @@ export const ROUTES = {
   'browser.contexts.create': {
     id: 'browser.contexts.create',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/contexts',
     pathParams: [],
     body: BrowserContextCreateRequestSchema,
+    bodyOptional: true,
     response: BrowserContextSchema,
     rateGroup: 'browser',
   },
   'browser.contexts.list': {
     id: 'browser.contexts.list',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/contexts',
     pathParams: [],
     response: BrowserContextListResponseSchema,
@@ -203,6 +221,8 @@ export const ROUTES = {
   'browser.contexts.get': {
     id: 'browser.contexts.get',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/contexts/{context_id}',
     pathParams: ['context_id'],
     response: BrowserContextSchema,
@@ -211,6 +231,8 @@ export const ROUTES = {
   'browser.contexts.delete': {
     id: 'browser.contexts.delete',
     method: 'DELETE',
+    kind: 'empty',
+    auth: 'bearer',
     path: '/v1/browser/contexts/{context_id}',
     pathParams: ['context_id'],
     response: null,
@@ -220,6 +242,8 @@ export const ROUTES = {
   'browser.sessions.downloads.list': {
     id: 'browser.sessions.downloads.list',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/sessions/{session_id}/downloads',
     pathParams: ['session_id'],
     response: BrowserDownloadListResponseSchema,
@@ -229,14 +253,19 @@ export const ROUTES = {
   'browser.sessions.downloads.get': {
     id: 'browser.sessions.downloads.get',
     method: 'GET',
+    kind: 'bytes',
+    auth: 'bearer',
     path: '/v1/browser/sessions/{session_id}/downloads/{name}',
     pathParams: ['session_id', 'name'],
+    pathSchema: DownloadPathSchema,
     response: null,
     rateGroup: 'browser',
   },
   'browser.sessions.uploads.create': {
     id: 'browser.sessions.uploads.create',
     method: 'POST',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/sessions/{session_id}/uploads',
     pathParams: ['session_id'],
     body: BrowserUploadRequestSchema,
@@ -246,6 +275,8 @@ export const ROUTES = {
   'browser.sessions.recording.get': {
     id: 'browser.sessions.recording.get',
     method: 'GET',
+    kind: 'json',
+    auth: 'bearer',
     path: '/v1/browser/sessions/{session_id}/recording',
     pathParams: ['session_id'],
     response: BrowserRecordingSchema,
@@ -255,6 +286,8 @@ export const ROUTES = {
   'browser.sessions.recording.html': {
     id: 'browser.sessions.recording.html',
     method: 'GET',
+    kind: 'html',
+    auth: 'bearer-or-link',
     path: '/v1/browser/sessions/{session_id}/recording.html',
     pathParams: ['session_id'],
     response: null,
@@ -263,6 +296,8 @@ export const ROUTES = {
   'browser.sessions.recording.delete': {
     id: 'browser.sessions.recording.delete',
     method: 'DELETE',
+    kind: 'empty',
+    auth: 'bearer',
     path: '/v1/browser/sessions/{session_id}/recording',
     pathParams: ['session_id'],
     response: null,
@@ -271,25 +306,34 @@ export const ROUTES = {
   },
 } as const satisfies Record<string, RouteDef>;
 
-/** Id of a route, e.g. `'chat.completions.create'`. */
+/** Every route the server serves: the API of {@link ROUTES} and the pages of {@link SERVICE_ROUTES}. */
+export const ALL_ROUTES = { ...ROUTES, ...SERVICE_ROUTES };
+
+/** Id of an API route, e.g. `'chat.completions.create'`: what the client calls. */
 export type RouteId = keyof typeof ROUTES;
 
+/** Id of any route the server serves (API routes and service pages). */
+export type AnyRouteId = keyof typeof ALL_ROUTES;
+
+/** The table entry of route `I`, with its schemas as types. */
+export type RouteOf<I extends AnyRouteId> = (typeof ALL_ROUTES)[I];
+
 /** Names of the path parameters of route `I`. */
-export type RoutePathParams<I extends RouteId> = (typeof ROUTES)[I]['pathParams'][number];
+export type RoutePathParams<I extends AnyRouteId> = RouteOf<I>['pathParams'][number];
 
 /**
  * Fill the `{name}` segments of a route's path, each value passed through `encodeURIComponent`.
  * @throws Error when a parameter is missing or empty.
  * @example routePath('browser.sessions.get', { session_id: 'a/b' }) // '/v1/browser/sessions/a%2Fb'
  */
-export function routePath<I extends RouteId>(
+export function routePath<I extends AnyRouteId>(
   id: I,
   ...args: RoutePathParams<I> extends never
     ? [params?: Record<string, never>]
     : [params: Record<RoutePathParams<I>, string>]
 ): string {
   const params = (args[0] ?? {}) as Record<string, string | undefined>;
-  return ROUTES[id].path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  return (ALL_ROUTES[id] as RouteDef).path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = params[name];
     if (v === undefined || v === '')
       throw new Error(`routePath(${id}): missing path parameter ${name}`);

@@ -1,44 +1,53 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
-import { ROUTES } from '../protocol/index.js';
+import { ALL_ROUTES, pathPattern } from '../protocol/index.js';
+import type { RouteAuth, RouteDef } from '../protocol/index.js';
 import type { AppEnv, ServerContext } from './context.js';
-import { HttpError, ValidationHttpError } from './http-error.js';
+import { NotFound, RateLimited, TooLarge, Unauthorized } from './errors.js';
+import { answerError } from './http-error.js';
 import type { RateGroup } from './options.js';
 import type { RateLimiter } from './rate-limit.js';
-import { LIVE_VIEW_PATH } from './routes/browser-live.js';
-import { RECORDING_PAGE_PATH } from './routes/browser-recording.js';
-
-/** Adds a resource's handlers to the app. */
-export type RouteRegistrar = (app: Hono<AppEnv>) => void;
-
-/** Paths served without a bearer header: signed links a browser opens (see routes/docs.ts). */
-const PUBLIC_PREFIXES = ['/docs/'];
-/**
- * Paths that check their own credentials instead: the live view's token (routes/browser-live.ts)
- * and the replay page's signed link or bearer key (routes/browser-recording.ts).
- */
-const PUBLIC_PATTERNS = [LIVE_VIEW_PATH, RECORDING_PAGE_PATH];
+import { registerRoutes } from './register-routes.js';
+import type { RouteGuards, RouteHandlers } from './register-routes.js';
 
 interface CompiledRoute {
   method: string;
   pattern: RegExp;
-  group: RateGroup;
+  auth: RouteAuth;
+  group: RateGroup | undefined;
 }
 
-const compiled: CompiledRoute[] = Object.values(ROUTES).map((route) => ({
-  method: route.method,
-  pattern: new RegExp('^' + route.path.replace(/\{[^}]+\}/g, '[^/]+') + '/?$'),
-  group: route.rateGroup as RateGroup,
-}));
+const compiled: CompiledRoute[] = (Object.values(ALL_ROUTES) as RouteDef[]).flatMap((route) =>
+  [route.path, ...(route.aliases ?? [])].map((path) => ({
+    method: route.method,
+    pattern: pathPattern(path),
+    auth: route.auth,
+    group: route.rateGroup,
+  })),
+);
 
-function rateGroupOf(method: string, path: string): RateGroup | undefined {
-  // The `/v1/chat/completions` alias shares the chat bucket.
-  const canonical = path.startsWith('/v1/chat/') ? path.slice('/v1'.length) : path;
-  return compiled.find((r) => r.method === method && r.pattern.test(canonical))?.group;
+function routeOf(method: string, path: string): CompiledRoute | undefined {
+  return compiled.find((r) => r.method === method && r.pattern.test(path));
 }
+
+/**
+ * Everything under a signed-link page's prefix (`/docs/`) is public: a path there that names no
+ * page is the same 404 as a bad signature, never a 401 that would tell the two apart.
+ */
+const LINK_PREFIXES = (Object.values(ALL_ROUTES) as RouteDef[])
+  .filter((route) => route.auth === 'signed-link')
+  .map((route) => route.path.slice(0, route.path.indexOf('{')));
+
+/** Routes that check their own credentials (signed links, live view tokens) or need none. */
+const OWN_CREDENTIALS: ReadonlySet<RouteAuth> = new Set([
+  'bearer-or-link',
+  'signed-link',
+  'live-token',
+  'public',
+]);
 
 /**
  * The HTTP app: request id, body limit, bearer auth on every route (public signed-link paths
@@ -48,7 +57,8 @@ function rateGroupOf(method: string, path: string): RateGroup | undefined {
 export function createApp(
   ctx: ServerContext,
   limiter: RateLimiter,
-  registrars: RouteRegistrar[],
+  handlers: RouteHandlers,
+  guards: RouteGuards,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -64,8 +74,7 @@ export function createApp(
     bodyLimit({
       maxSize: ctx.config.maxBodyBytes,
       onError: () => {
-        throw new HttpError(
-          413,
+        throw new TooLarge(
           `Request body too large: the limit is ${ctx.config.maxBodyBytes} bytes`,
           {
             code: 'body_too_large',
@@ -76,56 +85,55 @@ export function createApp(
   );
 
   app.use('*', async (c, next) => {
-    if (PUBLIC_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
-    if (PUBLIC_PATTERNS.some((p) => p.test(c.req.path))) return next();
-    const result = ctx.auth.authenticateHeader(c.req.header('authorization'));
-    if (!result.ok) throw new HttpError(401, result.message, { code: 'invalid_api_key' });
+    const route = routeOf(c.req.method, c.req.path);
+    if (route && OWN_CREDENTIALS.has(route.auth)) return next();
+    if (LINK_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return next();
+    const result = await ctx.auth.authenticateHeader(c.req.header('authorization'));
+    if (!result.ok) throw new Unauthorized(result.message, { code: 'invalid_api_key' });
     c.set('principal', result.principal);
-    const group = rateGroupOf(c.req.method, c.req.path);
+    const group = route?.group;
     if (group) {
       const taken = limiter.take(
         `${result.principal.keyId}:${group}`,
         ctx.config.rateLimits[group],
       );
       if (!taken.ok) {
-        throw new HttpError(
-          429,
+        throw new RateLimited(
           `Rate limit exceeded for ${group} routes: ${ctx.config.rateLimits[group]} requests per minute per key; retry after ${taken.retryAfterSeconds} s`,
-          {
-            code: 'rate_limit_exceeded',
-            headers: { 'Retry-After': String(taken.retryAfterSeconds) },
-          },
+          taken.retryAfterSeconds,
+          { code: 'rate_limit_exceeded' },
         );
       }
     }
     return next();
   });
 
-  for (const register of registrars) register(app);
+  registerRoutes(app, handlers, guards);
 
-  app.notFound((c) =>
-    c.json(new HttpError(404, `Not found: ${c.req.method} ${c.req.path}`).toBody(), 404),
-  );
+  app.notFound((c) => {
+    throw new NotFound(`Not found: ${c.req.method} ${c.req.path}`);
+  });
   app.onError((error, c) => renderError(error, c, ctx));
   return app;
 }
 
+/** The one place an error becomes a response (see http-error.ts for the mapping). */
 function renderError(error: Error, c: Context<AppEnv>, ctx: ServerContext): Response {
-  if (error instanceof ValidationHttpError) return c.json(error.body, 422);
-  if (error instanceof HttpError) {
-    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    return c.json(error.toBody(), error.status as 400);
+  const requestId = c.get('requestId');
+  const answer = answerError(error, requestId);
+  const where = { requestId, method: c.req.method, path: c.req.path };
+  if (answer.unexpected) {
+    ctx.logger.error('unhandled error', { ...where, error: error.stack ?? String(error) });
+  } else if (answer.status >= 500) {
+    ctx.logger.warn('request failed', { ...where, error: describe(error) });
   }
-  if (error instanceof HTTPException) {
-    const wrapped = new HttpError(error.status, error.message || 'Request failed');
-    return c.json(wrapped.toBody(), error.status);
-  }
-  ctx.logger.error('unhandled error', {
-    requestId: c.get('requestId'),
-    method: c.req.method,
-    path: c.req.path,
-    error: error.stack ?? String(error),
-  });
-  const body = new HttpError(500, `Internal server error (request ${c.get('requestId')})`).toBody();
-  return c.json(body, 500);
+  for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
+  return c.json(answer.body, answer.status as ContentfulStatusCode);
+}
+
+/** An error and its causes, one line, for the log. */
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let e = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
+  return parts.join(': ');
 }

@@ -1,4 +1,4 @@
-import { HttpError } from './http-error.js';
+import { BadRequest } from './errors.js';
 import type { FetchAttachmentFn, Passage } from './engines/answerer/index.js';
 import { readDocx, readHtml, readPdf, readText } from './engines/index/index.js';
 import type { ExtractedDocument } from './engines/index/index.js';
@@ -14,7 +14,7 @@ export const ATTACHMENT_DEFAULTS = {
 /**
  * Fetches a `file_url` / `pdf_url` attachment (http and https only, size and time limited), reads
  * PDF, DOCX, HTML or plain text, and returns it as a source cited with `source: "attachment"`.
- * @throws HttpError 400 naming the URL for a refused scheme, an oversize body, a timeout or an
+ * @throws BadRequest naming the URL for a refused scheme, an oversize body, a timeout or an
  *   unreadable document
  */
 export function createAttachmentFetcher(limits = ATTACHMENT_DEFAULTS): FetchAttachmentFn {
@@ -119,8 +119,8 @@ async function readLimited(
   return Buffer.concat(parts);
 }
 
-function fail(url: string, why: string): HttpError {
-  return new HttpError(400, `Attachment could not be read: ${url}: ${why}`, {
+function fail(url: string, why: string): BadRequest {
+  return new BadRequest(`Attachment could not be read: ${url}: ${why}`, {
     code: 'attachment_unreadable',
   });
 }

@@ -7,7 +7,10 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { RawData } from 'ws';
 import type { ServerContext } from './context.js';
 import type { BrowserSessions } from './engines/browsers/index.js';
-import { typeFor } from './http-error.js';
+import { FORWARD_HEADER } from './engines/browsers/remote-sessions.js';
+import { ROUTES, pathPattern } from '../protocol/index.js';
+import { NotFound, Unauthorized, Upstream } from './errors.js';
+import { answerError } from './http-error.js';
 
 /** Limits of the CDP relay. */
 export const DEFAULTS = {
@@ -29,7 +32,7 @@ export const DEFAULTS = {
   silentAfterMs: 7_500,
 } as const;
 
-const CDP_PATH = /^\/v1\/browser\/sessions\/([^/]+)\/cdp\/?$/;
+const CDP_PATH = pathPattern(ROUTES['browser.sessions.cdp'].path);
 
 /** A running CDP relay. */
 export interface CdpProxy {
@@ -68,7 +71,7 @@ export function attachCdpProxy(
     socket.on('error', () => socket.destroy());
     handle(req, socket, head).catch((error: unknown) => {
       ctx.logger.error('CDP upgrade failed', { error: (error as Error).message });
-      refuse(socket, 500, 'CDP upgrade failed', 'internal_error');
+      refuse(socket, error);
     });
   };
 
@@ -76,34 +79,47 @@ export function attachCdpProxy(
     const url = new URL(req.url ?? '/', 'http://localhost');
     const match = CDP_PATH.exec(url.pathname);
     if (!match?.[1])
-      return refuse(socket, 404, `No WebSocket endpoint at ${url.pathname}`, 'not_found');
+      return refuse(
+        socket,
+        new NotFound(`No WebSocket endpoint at ${url.pathname}`, { code: 'not_found' }),
+      );
     let id: string;
     try {
       id = decodeURIComponent(match[1]);
     } catch {
-      return refuse(socket, 404, `No browser session at ${url.pathname}`, 'session_not_found');
+      return refuse(
+        socket,
+        new NotFound(`No browser session at ${url.pathname}`, { code: 'session_not_found' }),
+      );
     }
 
     const token = url.searchParams.get('token') ?? undefined;
     let userId: string | undefined;
     if (token === undefined && req.headers.authorization !== undefined) {
-      const auth = ctx.auth.authenticateHeader(req.headers.authorization);
-      if (!auth.ok) return refuse(socket, 401, auth.message, 'invalid_api_key');
+      const auth = await ctx.auth.authenticateHeader(req.headers.authorization);
+      if (!auth.ok)
+        return refuse(socket, new Unauthorized(auth.message, { code: 'invalid_api_key' }));
       userId = auth.principal.userId;
     }
-    const verdict = sessions.authorizeCdp(id, { token, userId });
+    // Set by another instance relaying to the browser held here (see remote-sessions.ts).
+    const forward = req.headers[FORWARD_HEADER];
+    const verdict = await sessions.authorizeCdp(id, {
+      token,
+      userId,
+      forward: typeof forward === 'string' ? forward : undefined,
+    });
     if (!verdict.ok) {
       return refuse(
         socket,
-        verdict.status,
-        verdict.message,
-        verdict.status === 401 ? 'invalid_token' : 'session_not_found',
+        verdict.status === 401
+          ? new Unauthorized(verdict.message, { code: 'invalid_token' })
+          : new NotFound(verdict.message, { code: 'session_not_found' }),
       );
     }
 
     let upstream: WebSocket;
     try {
-      upstream = await connectUpstream(verdict.wsEndpoint);
+      upstream = await connectUpstream(verdict.wsEndpoint, verdict.headers);
     } catch (error) {
       ctx.logger.warn('CDP relay could not reach the browser', {
         sessionId: id,
@@ -111,9 +127,7 @@ export function attachCdpProxy(
       });
       return refuse(
         socket,
-        502,
-        `Browser of session ${id} is not reachable`,
-        'browser_unreachable',
+        new Upstream(`Browser of session ${id} is not reachable`, { code: 'browser_unreachable' }),
       );
     }
     if (socket.destroyed) {
@@ -125,8 +139,13 @@ export function attachCdpProxy(
         client.close(1001, 'browser session ended');
         upstream.terminate();
       };
+      // A relay to another instance: that instance counts the client and its idle time.
       const release =
-        upstream.readyState === WebSocket.OPEN ? sessions.attachClient(id, cut) : undefined;
+        upstream.readyState !== WebSocket.OPEN
+          ? undefined
+          : verdict.forwarded
+            ? () => undefined
+            : sessions.attachClient(id, cut);
       if (!release) {
         cut();
         return;
@@ -158,9 +177,10 @@ export function attachCdpProxy(
   };
 }
 
-function connectUpstream(endpoint: string): Promise<WebSocket> {
+function connectUpstream(endpoint: string, headers?: Record<string, string>): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(endpoint, {
+      ...(headers && { headers }),
       perMessageDeflate: false,
       maxPayload: DEFAULTS.maxPayloadBytes,
       handshakeTimeout: DEFAULTS.upstreamTimeoutMs,
@@ -291,12 +311,14 @@ function sendable(code: number): boolean {
   );
 }
 
-function refuse(socket: Duplex, status: number, message: string, code: string): void {
+/** Answers a refused upgrade with the status and error body of http-error.ts's mapping. */
+function refuse(socket: Duplex, error: unknown): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify({ error: { message, type: typeFor(status), code } });
+  const { status, body: answer } = answerError(error);
+  const body = JSON.stringify(answer);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Connection: close\r\nContent-Type: application/json\r\n' +

@@ -1,5 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { SERVICE_ROUTES } from '../protocol/index.js';
+
+/** The page's path template, from the route table (any id signs, even one not indexed). */
+const DOC_PATH = SERVICE_ROUTES['docs.get'].path;
 
 /**
  * Signed links to local documents (`/docs/{id}?sig=…`). A browser sends no bearer header, so the
@@ -25,7 +29,8 @@ export class DocLinks {
   /** The absolute signed URL of document `id`, optionally at chunk anchor `#c{ordinal}`. */
   url(id: string, chunkOrdinal?: number): string {
     const anchor = chunkOrdinal === undefined ? '' : `#c${chunkOrdinal}`;
-    return `${this.baseUrl()}/docs/${encodeURIComponent(id)}?sig=${this.sign(id)}${anchor}`;
+    const page = DOC_PATH.replace('{document_id}', encodeURIComponent(id));
+    return `${this.baseUrl()}${page}?sig=${this.sign(id)}${anchor}`;
   }
 
   /** True when `sig` is the signature of `id` (constant-time). */

@@ -64,11 +64,7 @@ export class AsyncCompletions extends APIResource {
    * @example const job = await client.async.chat.completions.create({ request: { model: 'core-deep-research', messages } });
    */
   create(params: AsyncChatCreateRequest, options: RequestOptions = {}): Promise<AsyncChatJob> {
-    return this.client.call<AsyncChatJob>(
-      'async.chat.completions.create',
-      { body: params },
-      options,
-    );
+    return this.client.call('async.chat.completions.create', { body: params }, options);
   }
 
   /**
@@ -76,7 +72,7 @@ export class AsyncCompletions extends APIResource {
    * @throws {NotFoundError} for an unknown job or one purged after 7 days.
    */
   get(requestId: string, options: RequestOptions = {}): Promise<AsyncChatJob> {
-    return this.client.call<AsyncChatJob>(
+    return this.client.call(
       'async.chat.completions.get',
       { pathParams: { request_id: requestId } },
       options,
@@ -91,7 +87,7 @@ export class AsyncCompletions extends APIResource {
     query: AsyncChatListQuery = {},
     options: RequestOptions = {},
   ): Promise<AsyncChatListResponse> {
-    return this.client.call<AsyncChatListResponse>(
+    return this.client.call(
       'async.chat.completions.list',
       { query: { limit: query.limit as number | undefined, next_token: query.next_token } },
       options,

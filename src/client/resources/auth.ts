@@ -15,6 +15,6 @@ export class Auth extends APIResource {
     params: RevokeAuthTokenRequest,
     options: RequestOptions = {},
   ): Promise<RevokeAuthTokenResponse> {
-    return this.client.call<RevokeAuthTokenResponse>('auth.revokeToken', { body: params }, options);
+    return this.client.call('auth.revokeToken', { body: params }, options);
   }
 }

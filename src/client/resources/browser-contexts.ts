@@ -22,7 +22,7 @@ export class Contexts extends APIResource {
     params: BrowserContextCreateRequest = {},
     options: RequestOptions = {},
   ): Promise<BrowserContext> {
-    return this.client.call<BrowserContext>('browser.contexts.create', { body: params }, options);
+    return this.client.call('browser.contexts.create', { body: params }, options);
   }
 
   /**
@@ -30,7 +30,7 @@ export class Contexts extends APIResource {
    * @throws {NotFoundError} for an unknown context, or another user's.
    */
   get(contextId: string, options: RequestOptions = {}): Promise<BrowserContext> {
-    return this.client.call<BrowserContext>(
+    return this.client.call(
       'browser.contexts.get',
       { pathParams: { context_id: contextId } },
       options,
@@ -39,7 +39,7 @@ export class Contexts extends APIResource {
 
   /** The caller's contexts, newest first. */
   list(options: RequestOptions = {}): Promise<BrowserContextListResponse> {
-    return this.client.call<BrowserContextListResponse>('browser.contexts.list', {}, options);
+    return this.client.call('browser.contexts.list', {}, options);
   }
 
   /**
@@ -47,7 +47,7 @@ export class Contexts extends APIResource {
    * @throws {NotFoundError} for an unknown context; {@link APIError} 409 while a session holds it.
    */
   async delete(contextId: string, options: RequestOptions = {}): Promise<void> {
-    await this.client.call<undefined>(
+    await this.client.call(
       'browser.contexts.delete',
       { pathParams: { context_id: contextId } },
       options,

@@ -1,4 +1,3 @@
-import { routePath } from '../../protocol/index.js';
 import type {
   BrowserDownloadListResponse,
   BrowserUpload,
@@ -14,7 +13,7 @@ export class Downloads extends APIResource {
    * @throws {NotFoundError} for an unknown session.
    */
   list(sessionId: string, options: RequestOptions = {}): Promise<BrowserDownloadListResponse> {
-    return this.client.call<BrowserDownloadListResponse>(
+    return this.client.call(
       'browser.sessions.downloads.list',
       { pathParams: { session_id: sessionId } },
       options,
@@ -29,17 +28,12 @@ export class Downloads extends APIResource {
    * const { downloads } = await client.browser.sessions.downloads.list(id);
    * const bytes = await client.browser.sessions.downloads.get(id, downloads[0].name);
    */
-  async get(sessionId: string, name: string, options: RequestOptions = {}): Promise<Buffer> {
-    const path = routePath('browser.sessions.downloads.get', { session_id: sessionId, name });
-    const res = await this.client.transport.request({
-      ...options,
-      method: 'GET',
-      path,
-      stream: true,
-    });
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of res.body) chunks.push(chunk);
-    return Buffer.concat(chunks);
+  get(sessionId: string, name: string, options: RequestOptions = {}): Promise<Buffer> {
+    return this.client.callBytes(
+      'browser.sessions.downloads.get',
+      { pathParams: { session_id: sessionId, name } },
+      options,
+    );
   }
 }
 
@@ -65,7 +59,7 @@ export class Uploads extends APIResource {
           ? Buffer.from(params.data, 'utf8').toString('base64')
           : Buffer.from(params.data).toString('base64'),
     };
-    return this.client.call<BrowserUpload>(
+    return this.client.call(
       'browser.sessions.uploads.create',
       { pathParams: { session_id: sessionId }, body },
       options,

@@ -1,4 +1,3 @@
-import { routePath } from '../../protocol/index.js';
 import type { BrowserRecording } from '../../protocol/index.js';
 import type { RequestOptions } from '../transport.js';
 import { APIResource } from './resource.js';
@@ -19,7 +18,7 @@ export class Recording extends APIResource {
    * const { events, pages } = await client.browser.sessions.recording.get(s.session_id);
    */
   get(sessionId: string, options: RequestOptions = {}): Promise<BrowserRecording> {
-    return this.client.call<BrowserRecording>(
+    return this.client.call(
       'browser.sessions.recording.get',
       { pathParams: { session_id: sessionId } },
       options,
@@ -34,16 +33,12 @@ export class Recording extends APIResource {
    * await fs.writeFile('replay.html', await client.browser.sessions.recording.html(id));
    */
   async html(sessionId: string, options: RequestOptions = {}): Promise<string> {
-    const path = routePath('browser.sessions.recording.html', { session_id: sessionId });
-    const res = await this.client.transport.request({
-      ...options,
-      method: 'GET',
-      path,
-      stream: true,
-    });
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of res.body) chunks.push(chunk);
-    return Buffer.concat(chunks).toString('utf8');
+    const page = await this.client.callBytes(
+      'browser.sessions.recording.html',
+      { pathParams: { session_id: sessionId } },
+      options,
+    );
+    return page.toString('utf8');
   }
 
   /**
@@ -51,7 +46,7 @@ export class Recording extends APIResource {
    * @throws {NotFoundError} when there is no recording for this session.
    */
   async delete(sessionId: string, options: RequestOptions = {}): Promise<void> {
-    await this.client.call<undefined>(
+    await this.client.call(
       'browser.sessions.recording.delete',
       { pathParams: { session_id: sessionId } },
       options,

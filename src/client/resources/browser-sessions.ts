@@ -43,11 +43,7 @@ export class Sessions extends APIResource {
     const headers = given
       ? options.headers
       : { ...options.headers, 'idempotency-key': randomUUID() };
-    return this.client.call<BrowserSession>(
-      'browser.sessions.create',
-      { body: params },
-      { ...options, headers },
-    );
+    return this.client.call('browser.sessions.create', { body: params }, { ...options, headers });
   }
 
   /**
@@ -55,7 +51,7 @@ export class Sessions extends APIResource {
    * @throws {NotFoundError} for an unknown session.
    */
   get(sessionId: string, options: RequestOptions = {}): Promise<BrowserSession> {
-    return this.client.call<BrowserSession>(
+    return this.client.call(
       'browser.sessions.get',
       { pathParams: { session_id: sessionId } },
       options,
@@ -64,7 +60,7 @@ export class Sessions extends APIResource {
 
   /** The caller's sessions, newest first. */
   list(options: RequestOptions = {}): Promise<BrowserSessionListResponse> {
-    return this.client.call<BrowserSessionListResponse>('browser.sessions.list', {}, options);
+    return this.client.call('browser.sessions.list', {}, options);
   }
 
   /**
@@ -72,7 +68,7 @@ export class Sessions extends APIResource {
    * @throws {NotFoundError} for an unknown session.
    */
   async delete(sessionId: string, options: RequestOptions = {}): Promise<void> {
-    await this.client.call<undefined>(
+    await this.client.call(
       'browser.sessions.delete',
       { pathParams: { session_id: sessionId } },
       options,
@@ -107,7 +103,7 @@ export class Browser extends APIResource {
    * const { available } = await client.browser.capacity();
    */
   capacity(options: RequestOptions = {}): Promise<BrowserCapacity> {
-    return this.client.call<BrowserCapacity>('browser.capacity', {}, options);
+    return this.client.call('browser.capacity', {}, options);
   }
   /** Saved browser contexts sessions start from. */
   readonly contexts: Contexts = new Contexts(this.client);

@@ -52,11 +52,7 @@ export class Completions extends APIResource {
     options: RequestOptions = {},
   ): Promise<ChatCompletionResponse | ChatCompletionStream> {
     if (params.stream !== true) {
-      return this.client.call<ChatCompletionResponse>(
-        'chat.completions.create',
-        { body: params },
-        options,
-      );
+      return this.client.call('chat.completions.create', { body: params }, options);
     }
     const res = await this.client.callStream('chat.completions.create', { body: params }, options);
     const events = Stream.fromSSE<ChatCompletionStreamEvent>(res, (json) => {

@@ -17,10 +17,6 @@ export class ContextualizedEmbeddings extends APIResource {
     params: ContextualizedEmbeddingsRequest,
     options: RequestOptions = {},
   ): Promise<ContextualizedEmbeddingsResponse> {
-    return this.client.call<ContextualizedEmbeddingsResponse>(
-      'contextualizedEmbeddings.create',
-      { body: params },
-      options,
-    );
+    return this.client.call('contextualizedEmbeddings.create', { body: params }, options);
   }
 }

@@ -12,6 +12,6 @@ export class Embeddings extends APIResource {
    * @example const res = await client.embeddings.create({ model: 'svc-embed-v1-0.6b', input: ['a', 'b'] });
    */
   create(params: EmbeddingsRequest, options: RequestOptions = {}): Promise<EmbeddingsResponse> {
-    return this.client.call<EmbeddingsResponse>('embeddings.create', { body: params }, options);
+    return this.client.call('embeddings.create', { body: params }, options);
   }
 }

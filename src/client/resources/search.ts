@@ -11,6 +11,6 @@ export class Search extends APIResource {
    * @example const { results } = await client.search.create({ query: 'sqlite fts5', max_results: 5 });
    */
   create(params: SearchRequest, options: RequestOptions = {}): Promise<SearchResponse> {
-    return this.client.call<SearchResponse>('search.create', { body: params }, options);
+    return this.client.call('search.create', { body: params }, options);
   }
 }

@@ -1,8 +1,5 @@
-import type { Hono } from 'hono';
-import { BrowserContextCreateRequestSchema } from '../../protocol/index.js';
-import type { AppEnv } from '../context.js';
 import type { BrowserContexts } from '../engines/browsers/contexts.js';
-import { readBody } from '../validate.js';
+import type { HandlersOf } from '../register-routes.js';
 
 /**
  * The saved-context routes: `POST /v1/browser/contexts` (no body or `{}`; 200 with
@@ -15,23 +12,24 @@ import { readBody } from '../validate.js';
  * `Storage.setCookies`, and saved after a clean `Browser.close` so Chromium has flushed it; state
  * is sealed at rest with AES-256-GCM under the data dir's `context.key` (0600).
  */
-export function registerBrowserContextRoutes(app: Hono<AppEnv>, contexts: BrowserContexts): void {
-  app.post('/v1/browser/contexts', async (c) => {
-    // No body at all means `{}`, as on session create; anything sent is checked strictly.
-    if ((await c.req.text()).length > 0) await readBody(c, BrowserContextCreateRequestSchema);
-    return c.json(contexts.create(c.get('principal').userId), 200);
-  });
-
-  app.get('/v1/browser/contexts', (c) =>
-    c.json({ contexts: contexts.list(c.get('principal').userId) }),
-  );
-
-  app.get('/v1/browser/contexts/:id', (c) =>
-    c.json(contexts.get(c.get('principal').userId, c.req.param('id'))),
-  );
-
-  app.delete('/v1/browser/contexts/:id', async (c) => {
-    await contexts.delete(c.get('principal').userId, c.req.param('id'));
-    return c.body(null, 204);
-  });
+export function browserContextHandlers(
+  contexts: BrowserContexts,
+): HandlersOf<
+  | 'browser.contexts.create'
+  | 'browser.contexts.list'
+  | 'browser.contexts.get'
+  | 'browser.contexts.delete'
+> {
+  return {
+    // No body at all means `{}` (the table's `bodyOptional`); anything sent is checked strictly.
+    'browser.contexts.create': async ({ principal }) => contexts.create(principal.userId),
+    'browser.contexts.list': async ({ principal }) => ({
+      contexts: await contexts.list(principal.userId),
+    }),
+    'browser.contexts.get': async ({ path, principal }) =>
+      contexts.get(principal.userId, path.context_id),
+    'browser.contexts.delete': async ({ path, principal }) => {
+      await contexts.delete(principal.userId, path.context_id);
+    },
+  };
 }

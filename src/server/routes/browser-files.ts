@@ -1,18 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { Hono } from 'hono';
-import {
-  parseRequest,
-  SessionFileNameSchema,
-  BrowserUploadRequestSchema,
-} from '../../protocol/index.js';
-import { z } from 'zod';
-import type { AppEnv } from '../context.js';
 import type { BrowserSessions } from '../engines/browsers/index.js';
-import { HttpError, ValidationHttpError } from '../http-error.js';
-import { readBody } from '../validate.js';
-
-const NameParamSchema = z.object({ name: SessionFileNameSchema });
+import { Conflict } from '../errors.js';
+import type { HandlersOf } from '../register-routes.js';
 
 /**
  * The session file routes. `GET /v1/browser/sessions/{id}/downloads` lists what the session's
@@ -30,41 +20,46 @@ const NameParamSchema = z.object({ name: SessionFileNameSchema });
  * readable after the session ends and are removed with its record (ended sessions are kept 10
  * minutes). Uploads need a running session (409 otherwise); limits answer 413.
  */
-export function registerBrowserFileRoutes(app: Hono<AppEnv>, sessions: BrowserSessions): void {
-  app.get('/v1/browser/sessions/:id/downloads', async (c) => {
-    const { files } = sessions.filesOf(c.get('principal').userId, c.req.param('id'));
-    return c.json({ downloads: await files.listDownloads() });
-  });
+export function browserFileHandlers(
+  sessions: BrowserSessions,
+): HandlersOf<
+  | 'browser.sessions.downloads.list'
+  | 'browser.sessions.downloads.get'
+  | 'browser.sessions.uploads.create'
+> {
+  return {
+    'browser.sessions.downloads.list': async ({ path, principal }) => {
+      const { files } = await sessions.filesOf(principal.userId, path.session_id);
+      return { downloads: await files.listDownloads() };
+    },
 
-  app.get('/v1/browser/sessions/:id/downloads/:name', async (c) => {
-    const { files } = sessions.filesOf(c.get('principal').userId, c.req.param('id'));
-    const parsed = parseRequest(NameParamSchema, { name: c.req.param('name') }, 'path');
-    if (!parsed.ok) throw new ValidationHttpError(parsed.body);
-    const { file, size } = await files.download(parsed.value.name);
-    const stream = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        'content-type': 'application/octet-stream',
-        'content-length': String(size),
-        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(parsed.value.name)}`,
-        'x-content-type-options': 'nosniff',
-      },
-    });
-  });
-
-  app.post('/v1/browser/sessions/:id/uploads', async (c) => {
-    // The body is checked first: a malformed upload is a 422 whatever the session.
-    const body = await readBody(c, BrowserUploadRequestSchema);
-    const { files, running } = sessions.filesOf(c.get('principal').userId, c.req.param('id'));
-    if (!running)
-      throw new HttpError(
-        409,
-        `Browser session ${c.req.param('id')} is not running: upload to a running session`,
-        {
-          code: 'session_not_running',
+    // The name was checked by the table's path schema: one plain file name.
+    'browser.sessions.downloads.get': async ({ path, principal }) => {
+      const { files } = await sessions.filesOf(principal.userId, path.session_id);
+      const { file, size } = await files.download(path.name);
+      const stream = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+      return new Response(stream, {
+        status: 200,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-length': String(size),
+          'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.name)}`,
+          'x-content-type-options': 'nosniff',
         },
-      );
-    return c.json(await files.upload(body.name, Buffer.from(body.data, 'base64')), 200);
-  });
+      });
+    },
+
+    // The body is checked first (by the table's schema): a malformed upload is a 422 whatever the
+    // session.
+    'browser.sessions.uploads.create': async ({ path, body, principal }) => {
+      const { files, running } = await sessions.filesOf(principal.userId, path.session_id);
+      if (!running) {
+        throw new Conflict(
+          `Browser session ${path.session_id} is not running: upload to a running session`,
+          { code: 'session_not_running' },
+        );
+      }
+      return files.upload(body.name, Buffer.from(body.data, 'base64'));
+    },
+  };
 }

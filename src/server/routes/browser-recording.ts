@@ -1,11 +1,8 @@
-import type { Hono } from 'hono';
-import type { AppEnv, ServerContext } from '../context.js';
+import type { ServerContext } from '../context.js';
 import type { Recordings } from '../engines/browsers/recording/recordings.js';
 import { renderReplayPage, REPLAY_CSP } from '../engines/browsers/recording/replay-page.js';
-import { HttpError } from '../http-error.js';
-
-/** The replay page: served to its signed link or to the owner's bearer key (see below). */
-export const RECORDING_PAGE_PATH = /^\/v1\/browser\/sessions\/[^/]+\/recording\.html$/;
+import { Unauthorized } from '../errors.js';
+import type { HandlersOf } from '../register-routes.js';
 
 /**
  * Recordings of sessions created with `record: true`, for their owner (bearer key):
@@ -25,33 +22,35 @@ export const RECORDING_PAGE_PATH = /^\/v1\/browser\/sessions\/[^/]+\/recording\.
  * record itself is forgotten sooner; the recording routes do not need it. Another user's recording,
  * and a session that was not recorded, read as 404.
  */
-export function registerBrowserRecordingRoutes(
-  app: Hono<AppEnv>,
+export function browserRecordingHandlers(
   ctx: ServerContext,
   recordings: Recordings,
-): void {
-  app.get('/v1/browser/sessions/:id/recording', async (c) =>
-    c.json(await recordings.read(c.get('principal').userId, c.req.param('id'))),
-  );
+): HandlersOf<
+  | 'browser.sessions.recording.get'
+  | 'browser.sessions.recording.html'
+  | 'browser.sessions.recording.delete'
+> {
+  return {
+    'browser.sessions.recording.get': async ({ path, principal }) =>
+      recordings.read(principal.userId, path.session_id),
 
-  app.get('/v1/browser/sessions/:id/recording.html', async (c) => {
-    const id = c.req.param('id');
-    // A public path (app.ts): the signed link, else the bearer key, decides who reads.
-    let userId = recordings.ownerByLink(id, c.req.query('sig'));
-    if (userId === undefined) {
-      const auth = ctx.auth.authenticateHeader(c.req.header('authorization'));
-      if (!auth.ok) throw new HttpError(401, auth.message, { code: 'invalid_api_key' });
-      userId = auth.principal.userId;
-    }
-    const doc = await recordings.read(userId, id);
-    c.header('content-security-policy', REPLAY_CSP);
-    c.header('cache-control', 'no-store');
-    c.header('referrer-policy', 'no-referrer');
-    return c.html(renderReplayPage(doc));
-  });
+    // `bearer-or-link` in the table: the signed link, else the bearer key, decides who reads.
+    'browser.sessions.recording.html': async ({ path }, c) => {
+      let userId = await recordings.ownerByLink(path.session_id, c.req.query('sig'));
+      if (userId === undefined) {
+        const auth = await ctx.auth.authenticateHeader(c.req.header('authorization'));
+        if (!auth.ok) throw new Unauthorized(auth.message, { code: 'invalid_api_key' });
+        userId = auth.principal.userId;
+      }
+      const doc = await recordings.read(userId, path.session_id);
+      c.header('content-security-policy', REPLAY_CSP);
+      c.header('cache-control', 'no-store');
+      c.header('referrer-policy', 'no-referrer');
+      return renderReplayPage(doc);
+    },
 
-  app.delete('/v1/browser/sessions/:id/recording', async (c) => {
-    await recordings.remove(c.get('principal').userId, c.req.param('id'));
-    return c.body(null, 204);
-  });
+    'browser.sessions.recording.delete': async ({ path, principal }) => {
+      await recordings.remove(principal.userId, path.session_id);
+    },
+  };
 }

@@ -1,12 +1,10 @@
-import type { Hono } from 'hono';
-import { BrowserSessionCreateRequestSchema } from '../../protocol/index.js';
-import type { AppEnv, ServerContext } from '../context.js';
+import type { ServerContext } from '../context.js';
 import type { BrowserSessions } from '../engines/browsers/index.js';
-import { readBody } from '../validate.js';
-import { registerBrowserContextRoutes } from './browser-contexts.js';
-import { registerBrowserFileRoutes } from './browser-files.js';
-import { registerBrowserLiveRoutes } from './browser-live.js';
-import { registerBrowserRecordingRoutes } from './browser-recording.js';
+import type { HandlersOf } from '../register-routes.js';
+import { browserContextHandlers } from './browser-contexts.js';
+import { browserFileHandlers } from './browser-files.js';
+import { browserLiveHandlers } from './browser-live.js';
+import { browserRecordingHandlers } from './browser-recording.js';
 
 /**
  * The browser-session routes: `POST /v1/browser/sessions` (200 with the record; `{}` works, and so
@@ -17,36 +15,33 @@ import { registerBrowserRecordingRoutes } from './browser-recording.js';
  * `GET /v1/browser/sessions/{id}` and `DELETE /v1/browser/sessions/{id}` (204). Another user's
  * session, and an unknown id, read as 404.
  */
-export function registerBrowserSessionRoutes(
-  app: Hono<AppEnv>,
-  ctx: ServerContext,
-  sessions: BrowserSessions,
-): void {
-  app.post('/v1/browser/sessions', async (c) => {
-    // A missing body means `{}`: every field is optional (Hono caches the text for readBody).
-    const empty = (await c.req.text()).length === 0;
-    const body = empty ? {} : await readBody(c, BrowserSessionCreateRequestSchema);
-    const idempotencyKey = c.req.header('idempotency-key');
-    return c.json(await sessions.create(c.get('principal'), body, { idempotencyKey }), 200);
-  });
-
-  app.get('/v1/browser/capacity', (c) => c.json(sessions.capacity()));
-
-  app.get('/v1/browser/sessions', (c) =>
-    c.json({ sessions: sessions.list(c.get('principal').userId) }),
-  );
-
-  app.get('/v1/browser/sessions/:id', (c) =>
-    c.json(sessions.get(c.get('principal').userId, c.req.param('id'))),
-  );
-
-  app.delete('/v1/browser/sessions/:id', async (c) => {
-    await sessions.delete(c.get('principal').userId, c.req.param('id'));
-    return c.body(null, 204);
-  });
-
-  registerBrowserContextRoutes(app, sessions.contexts);
-  registerBrowserFileRoutes(app, sessions);
-  registerBrowserLiveRoutes(app, sessions.liveViews);
-  registerBrowserRecordingRoutes(app, ctx, sessions.recordings);
+export function browserSessionHandlers(ctx: ServerContext, sessions: BrowserSessions) {
+  const own: HandlersOf<
+    | 'browser.sessions.create'
+    | 'browser.capacity'
+    | 'browser.sessions.list'
+    | 'browser.sessions.get'
+    | 'browser.sessions.delete'
+  > = {
+    'browser.sessions.create': async ({ body, principal }, c) => {
+      const idempotencyKey = c.req.header('idempotency-key');
+      return sessions.create(principal, body, { idempotencyKey });
+    },
+    'browser.capacity': async () => sessions.capacity(),
+    'browser.sessions.list': async ({ principal }) => ({
+      sessions: await sessions.list(principal.userId),
+    }),
+    'browser.sessions.get': async ({ path, principal }) =>
+      sessions.get(principal.userId, path.session_id),
+    'browser.sessions.delete': async ({ path, principal }) => {
+      await sessions.delete(principal.userId, path.session_id);
+    },
+  };
+  return {
+    ...own,
+    ...browserContextHandlers(sessions.contexts),
+    ...browserFileHandlers(sessions),
+    ...browserLiveHandlers(sessions.liveViews),
+    ...browserRecordingHandlers(ctx, sessions.recordings),
+  };
 }

@@ -7,6 +7,7 @@ import type {
   SearchResult,
   UsageInfo,
 } from '../../../protocol/index.js';
+import { BadRequest } from '../../errors.js';
 import { renderSentences, selectSentences } from './compose.js';
 import type { CitedSentence, Passage } from './compose.js';
 import { decompose } from './decompose.js';
@@ -225,7 +226,7 @@ export class Answerer {
     }
     if (urls.length === 0) return [];
     const fetch = this.deps.fetchAttachment;
-    if (!fetch) throw new Error('Attachments are not supported by this server');
+    if (!fetch) throw new BadRequest('Attachments are not supported by this server');
     return Promise.all(urls.map((u) => fetch(u.url, u.kind, signal)));
   }
 }
@@ -237,7 +238,8 @@ function chunkText(chunk: { type: string; text?: string }): string {
   return chunk.type === 'text' && typeof chunk.text === 'string' ? chunk.text : '';
 }
 
-function toSearchResults(passages: readonly Passage[]): SearchResult[] {
+/** The `search_results` entries of passages, in order (`[n]` is entry `n - 1`). */
+export function toSearchResults(passages: readonly Passage[]): SearchResult[] {
   return passages.map((p) => ({
     title: p.title,
     url: p.url,

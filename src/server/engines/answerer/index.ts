@@ -1,4 +1,5 @@
-export { Answerer } from './answerer.js';
+export { Answerer, toSearchResults } from './answerer.js';
+export { completeChat, streamChat } from './complete.js';
 export type {
   AnswererDeps,
   FetchAttachmentFn,

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequestParsed } from '../../../protocol/index.js';
 import type { Passage } from './compose.js';
+import { Upstream } from '../../errors.js';
 
 /** An OpenAI-compatible chat endpoint that writes answers from the numbered sources. */
 export interface LlmConfig {
@@ -36,9 +37,28 @@ export function groundedPrompt(passages: readonly Passage[]): string {
 /**
  * Streams the answer of the external model (`stream: true`), yielding content deltas. The server
  * never imports the client, so this reads the SSE lines itself.
- * @throws Error naming the endpoint and status when the model endpoint fails
+ * @throws Upstream when the model endpoint fails, answers an error status or its stream breaks
+ * (the message names no address; the cause has the details)
  */
 export async function* streamLlmAnswer(
+  config: LlmConfig,
+  request: ChatCompletionRequestParsed,
+  passages: readonly Passage[],
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
+  try {
+    yield* readLlmStream(config, request, passages, signal);
+  } catch (error) {
+    // The caller hung up: not the model's failure.
+    if (signal?.aborted || error instanceof Upstream) throw error;
+    throw new Upstream('Answer model failed: its stream broke off', {
+      code: 'upstream_error',
+      cause: error,
+    });
+  }
+}
+
+async function* readLlmStream(
   config: LlmConfig,
   request: ChatCompletionRequestParsed,
   passages: readonly Passage[],
@@ -63,7 +83,11 @@ export async function* streamLlmAnswer(
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   });
   if (!response.ok || !response.body) {
-    throw new Error(`Answer model failed: POST ${url}: HTTP ${response.status}`);
+    // The message names no address: the endpoint is the server's business, not the caller's.
+    throw new Upstream(`Answer model failed: it answered HTTP ${response.status}`, {
+      code: 'upstream_error',
+      cause: new Error(`POST ${url}: HTTP ${response.status}`),
+    });
   }
   const decoder = new TextDecoder();
   let buffer = '';

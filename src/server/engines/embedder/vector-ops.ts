@@ -1,31 +1,7 @@
-// Small dense-vector helpers for the embedding engine (server side; the client has its own in
-// src/client/embedding-math.ts because server and client never import each other).
+// Small dense-vector helpers for the embedding engine (server side).
 
-/**
- * Copy the first `dims` values of `vec` into a new array and scale it to unit L2 norm (matryoshka
- * truncation). A zero prefix becomes the first basis vector, so every output has norm 1.
- * @throws RangeError when `dims` is not an integer in `[1, vec.length]`.
- */
-export function truncateNormalized(vec: ArrayLike<number>, dims: number): Float32Array {
-  if (!Number.isInteger(dims) || dims < 1 || dims > vec.length) {
-    throw new RangeError(`dims must be an integer from 1 to ${vec.length}, got ${dims}`);
-  }
-  const out = new Float32Array(dims);
-  let sum = 0;
-  for (let i = 0; i < dims; i++) {
-    const x = vec[i]!;
-    out[i] = x;
-    sum += x * x;
-  }
-  if (sum === 0 || !Number.isFinite(sum)) {
-    out.fill(0);
-    out[0] = 1;
-    return out;
-  }
-  const inv = 1 / Math.sqrt(sum);
-  for (let i = 0; i < dims; i++) out[i]! *= inv;
-  return out;
-}
+// Matryoshka truncation is wire math, shared with the client: one copy, in the protocol.
+export { truncateNormalized } from '../../../protocol/encoding.js';
 
 /**
  * Mix each unit vector of one document with the document's context in place:

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { HttpError } from '../../../http-error.js';
+import { NotFound, TooLarge } from '../../../errors.js';
 import type { CdpConnection } from './cdp-connection.js';
 
 /** Limits of session files. */
@@ -139,14 +139,13 @@ export class SessionFiles {
 
   /**
    * The path and size of finished download `name` (already checked to be a plain file name).
-   * @throws HttpError 404 when there is no such finished download
+   * @throws NotFound when there is no such finished download
    */
   async download(name: string): Promise<{ file: string; size: number }> {
     const file = path.join(this.downloadsDir, name);
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile())
-      throw new HttpError(
-        404,
+      throw new NotFound(
         `No finished download named ${JSON.stringify(name)} in session ${this.sessionId}`,
         {
           code: 'download_not_found',
@@ -157,12 +156,11 @@ export class SessionFiles {
 
   /**
    * Stores an upload as `uploads/<name>` (replacing one of the same name).
-   * @throws HttpError 413 past the per-file or per-session upload limit
+   * @throws TooLarge past the per-file or per-session upload limit
    */
   async upload(name: string, data: Buffer): Promise<UploadEntry> {
     if (data.length > this.limits.maxUploadBytes)
-      throw new HttpError(
-        413,
+      throw new TooLarge(
         `Upload too large: ${data.length} bytes, the limit is ${this.limits.maxUploadBytes}`,
         {
           code: 'upload_too_large',
@@ -175,8 +173,7 @@ export class SessionFiles {
         total += (await stat(path.join(this.uploadsDir, other)).catch(() => ({ size: 0 }))).size;
     }
     if (total > this.limits.maxUploadTotalBytes)
-      throw new HttpError(
-        413,
+      throw new TooLarge(
         `Uploads of session ${this.sessionId} would exceed ${this.limits.maxUploadTotalBytes} bytes`,
         {
           code: 'upload_too_large',

@@ -1,5 +1,5 @@
-// The server's own CDP connection to one session's browser (flat sessions), used by live view and
-// recording. It never goes through the `/cdp` proxy, so it neither counts as a client of the session
+// The server's own CDP connection to one session's browser (flat sessions), used by live view,
+// recording, downloads, contexts and recycling. It never goes through the `/cdp` proxy, so it neither counts as a client of the session
 // nor keeps it from going idle.
 import { WebSocket } from 'ws';
 import type { RawData } from 'ws';
@@ -72,20 +72,20 @@ export class CdpClient {
    * Sends a command, on the browser target or on flat session `sessionId`.
    * @throws Error with the protocol's message, on timeout, or when the connection closes first
    */
-  send(
+  send<T = Record<string, unknown>>(
     method: string,
     params: Record<string, unknown> = {},
     sessionId?: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<T> {
     if (this.closed) return Promise.reject(new Error(`CDP ${method}: connection closed`));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error(`CDP ${method}: no answer within ${DEFAULTS.callTimeoutMs} ms`));
       }, DEFAULTS.callTimeoutMs);
       timer.unref();
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve: resolve as Pending['resolve'], reject, timer });
       this.ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
     });
   }

@@ -1,6 +1,7 @@
 // Live views of running sessions: one view token per session, checked for every viewer.
+import { routePath } from '../../../../protocol/index.js';
 import type { ServerContext } from '../../../context.js';
-import { HttpError } from '../../../http-error.js';
+import { NotFound, Unauthorized } from '../../../errors.js';
 import { hashToken, newConnectToken, tokenMatches } from '../token.js';
 import { LiveScreencast } from './screencast.js';
 
@@ -63,7 +64,8 @@ export class LiveViews {
   url(sessionId: string): string | undefined {
     const entry = this.entries.get(sessionId);
     if (!entry) return undefined;
-    return `${this.ctx.baseUrl()}/v1/browser/sessions/${sessionId}/live#token=${entry.token}`;
+    const page = routePath('browser.sessions.live.page', { session_id: sessionId });
+    return `${this.ctx.baseUrl()}${page}#token=${entry.token}`;
   }
 
   /** True while session `sessionId` has a live view (it is running). */
@@ -73,17 +75,17 @@ export class LiveViews {
 
   /**
    * Checks a viewer's token.
-   * @throws HttpError 404 when the session is unknown or not running; 401 when the token is missing or wrong
+   * @throws NotFound when the session is unknown or not running; Unauthorized when the token is missing or wrong
    */
   authorize(sessionId: string, token: string | undefined): LiveViewGrant {
     const entry = this.entries.get(sessionId);
     if (!entry) {
-      throw new HttpError(404, `Browser session not found or not running: ${sessionId}`, {
+      throw new NotFound(`Browser session not found or not running: ${sessionId}`, {
         code: 'session_not_found',
       });
     }
     if (!token || !tokenMatches(token, entry.tokenHash)) {
-      throw new HttpError(401, 'Invalid or missing live view token for this browser session', {
+      throw new Unauthorized('Invalid or missing live view token for this browser session', {
         code: 'invalid_token',
       });
     }

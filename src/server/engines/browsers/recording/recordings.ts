@@ -6,7 +6,7 @@ import type { WriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerContext } from '../../../context.js';
-import { HttpError } from '../../../http-error.js';
+import { NotFound } from '../../../errors.js';
 import { Recorder } from './recorder.js';
 import { RecordingStore } from './store.js';
 
@@ -218,7 +218,7 @@ export class Recordings {
 
   /**
    * The events of a recording, ordered by timestamp, with its page URL markers.
-   * @throws HttpError 404 when there is none for this user (never recorded, deleted or expired)
+   * @throws NotFound when there is none for this user (never recorded, deleted or expired)
    */
   async read(userId: string, sessionId: string): Promise<RecordingDocument> {
     // A session that just ended is still flushing its file and end time: read what it settles to.
@@ -261,7 +261,7 @@ export class Recordings {
 
   /**
    * Deletes a recording now (a running one stops first).
-   * @throws HttpError 404 when there is none for this user
+   * @throws NotFound when there is none for this user
    */
   async remove(userId: string, sessionId: string): Promise<void> {
     if (!this.store.get(userId, sessionId)) throw notFound(sessionId);
@@ -339,8 +339,8 @@ export class Recordings {
   }
 }
 
-function notFound(sessionId: string): HttpError {
-  return new HttpError(404, `Recording not found for browser session ${sessionId}`, {
+function notFound(sessionId: string): NotFound {
+  return new NotFound(`Recording not found for browser session ${sessionId}`, {
     code: 'recording_not_found',
   });
 }
