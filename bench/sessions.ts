@@ -5,6 +5,9 @@
 //   load in the page the session starts with, disconnect + delete), with Puppeteer and Playwright,
 //   back to back (the next cycle starts when the previous ends) and, for Puppeteer, spaced (1 s
 //   apart, as an agent asking for a browser now and then);
+// - ours, recycled: the same cycles against a second server started with `recycle: true`, where
+//   the deleted session's browser is wiped and handed to the same user's next session instead of
+//   a freshly launched one (see src/server/engines/browsers/recycle.ts for what a wipe clears);
 // - launch: a direct Chromium launch per cycle (puppeteer.launch, same flags), the cost a session
 //   server has to beat;
 // - peer: Playwright's own browser server (`chromium.launchServer()`, started once), what users
@@ -14,10 +17,15 @@
 // Where Playwright's connect goes (DEBUG=pw:protocol): `connectOverCDP` sends 18 CDP commands in 4
 // serial round trips: Browser.getVersion; Target.setAutoAttach (with Browser.setDownloadBehavior);
 // 14 commands initializing the page the session starts with, pipelined; Page.createIsolatedWorld
-// in that page. The proxy relays frames without parsing them and adds no round trip (proxy vs
-// direct to the browser: within the noise of a loaded machine). What the server controls is that
-// page: a pooled browser's first page already has a live renderer (warm-up), so those round
-// trips are answered by a running renderer, and the session's first load needs no new tab.
+// in that page. The proxy relays frames without parsing them and adds no round trip. Measured
+// through the proxy and straight to the browser on the same kind of session (recycled browsers,
+// so no launch ran meanwhile; load average 29, 12 each, p50): connectOverCDP 109 vs 65 ms; the
+// upgrade alone 18 vs 6 ms (key or token check, then the browser's own WebSocket handshake, in
+// series); one relayed Browser.getVersion 2.5 vs 3.3 ms. The rest of the gap is the relay sharing
+// one event loop with the client in this in-process bench. What the server controls is the page
+// and the CPU: a pooled or recycled browser's first page already has a live renderer, so those
+// round trips are answered by a running renderer and the first load needs no new tab; and with
+// `recycle` no launch competes with the connect (Playwright connect p50 134 -> 33 ms, load ~20).
 // Env: BENCH_CYCLES (default 50), BENCH_SPACED (default 10), BENCH_WARM_POOL (default 2),
 // BENCH_WARMUP (default 3).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,14 +64,25 @@ const server = await startServer({
   logLevel: 'warn',
   rateLimits: { browser: 1_000_000 },
 });
+// Same flags and pool; browsers of deleted sessions are wiped and reused by the same user.
+const recycledDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-recycled-'));
+const recycledServer = await startServer({
+  port: 0,
+  dataDir: recycledDir,
+  apiKeys: [key],
+  warmPoolSize: WARM_POOL,
+  logLevel: 'warn',
+  rateLimits: { browser: 1_000_000 },
+  recycle: true,
+});
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 const executablePath = (await findChromium()).path;
 // The product's flags, less the DevTools transport: each driver picks its own.
 const args = CHROMIUM_ARGS.filter((a) => !a.startsWith('--remote-debugging-'));
 const peer = await chromium.launchServer({ executablePath, args });
 
-async function createSession(): Promise<{ session_id: string; cdp_url: string }> {
-  const res = await fetch(`${server.url}/v1/browser/sessions`, {
+async function createSession(base: string): Promise<{ session_id: string; cdp_url: string }> {
+  const res = await fetch(`${base}/v1/browser/sessions`, {
     method: 'POST',
     headers,
     body: '{}',
@@ -72,8 +91,8 @@ async function createSession(): Promise<{ session_id: string; cdp_url: string }>
   return (await res.json()) as { session_id: string; cdp_url: string };
 }
 
-async function deleteSession(id: string): Promise<void> {
-  const res = await fetch(`${server.url}/v1/browser/sessions/${id}`, { method: 'DELETE', headers });
+async function deleteSession(base: string, id: string): Promise<void> {
+  const res = await fetch(`${base}/v1/browser/sessions/${id}`, { method: 'DELETE', headers });
   if (res.status !== 204) throw new Error(`delete: ${res.status} ${await res.text()}`);
 }
 
@@ -88,44 +107,48 @@ async function check(title: Promise<string>): Promise<void> {
   if ((await title) !== 'bench page') throw new Error('wrong page');
 }
 
-const puppeteerCycle: Cycle = async (url) => {
-  let session!: { session_id: string; cdp_url: string };
-  let browser!: Awaited<ReturnType<typeof puppeteer.connect>>;
-  const create = await timed(async () => (session = await createSession()));
-  const connect = await timed(
-    async () => (browser = await puppeteer.connect({ browserWSEndpoint: session.cdp_url })),
-  );
-  const load = await timed(async () => {
-    const tab = (await browser.pages())[0] ?? (await browser.newPage());
-    await tab.goto(url);
-    await check(tab.title());
-  });
-  const del = await timed(async () => {
-    await browser.disconnect();
-    await deleteSession(session.session_id);
-  });
-  return { create, connect, load, delete: del };
-};
+const puppeteerCycle =
+  (base: string): Cycle =>
+  async (url) => {
+    let session!: { session_id: string; cdp_url: string };
+    let browser!: Awaited<ReturnType<typeof puppeteer.connect>>;
+    const create = await timed(async () => (session = await createSession(base)));
+    const connect = await timed(
+      async () => (browser = await puppeteer.connect({ browserWSEndpoint: session.cdp_url })),
+    );
+    const load = await timed(async () => {
+      const tab = (await browser.pages())[0] ?? (await browser.newPage());
+      await tab.goto(url);
+      await check(tab.title());
+    });
+    const del = await timed(async () => {
+      await browser.disconnect();
+      await deleteSession(base, session.session_id);
+    });
+    return { create, connect, load, delete: del };
+  };
 
-const playwrightCycle: Cycle = async (url) => {
-  let session!: { session_id: string; cdp_url: string };
-  let browser!: Awaited<ReturnType<typeof chromium.connectOverCDP>>;
-  const create = await timed(async () => (session = await createSession()));
-  const connect = await timed(
-    async () => (browser = await chromium.connectOverCDP(session.cdp_url)),
-  );
-  const load = await timed(async () => {
-    const context = browser.contexts()[0] ?? (await browser.newContext());
-    const tab = context.pages()[0] ?? (await context.newPage());
-    await tab.goto(url);
-    await check(tab.title());
-  });
-  const del = await timed(async () => {
-    await browser.close();
-    await deleteSession(session.session_id);
-  });
-  return { create, connect, load, delete: del };
-};
+const playwrightCycle =
+  (base: string): Cycle =>
+  async (url) => {
+    let session!: { session_id: string; cdp_url: string };
+    let browser!: Awaited<ReturnType<typeof chromium.connectOverCDP>>;
+    const create = await timed(async () => (session = await createSession(base)));
+    const connect = await timed(
+      async () => (browser = await chromium.connectOverCDP(session.cdp_url)),
+    );
+    const load = await timed(async () => {
+      const context = browser.contexts()[0] ?? (await browser.newContext());
+      const tab = context.pages()[0] ?? (await context.newPage());
+      await tab.goto(url);
+      await check(tab.title());
+    });
+    const del = await timed(async () => {
+      await browser.close();
+      await deleteSession(base, session.session_id);
+    });
+    return { create, connect, load, delete: del };
+  };
 
 const launchCycle: Cycle = async (url) => {
   let browser!: Awaited<ReturnType<typeof puppeteer.launch>>;
@@ -186,9 +209,18 @@ function quantile(values: number[], q: number): number {
 try {
   const loadBefore = os.loadavg()[0]!.toFixed(2);
   const results: [string, Record<string, number[]>][] = [
-    ['puppeteer', await run('puppeteer', puppeteerCycle, CYCLES)],
-    ['playwright', await run('playwright', playwrightCycle, CYCLES)],
-    ['puppeteer spaced', await run('puppeteer spaced', puppeteerCycle, SPACED, SPACING_MS)],
+    ['puppeteer', await run('puppeteer', puppeteerCycle(server.url), CYCLES)],
+    ['playwright', await run('playwright', playwrightCycle(server.url), CYCLES)],
+    [
+      'puppeteer spaced',
+      await run('puppeteer spaced', puppeteerCycle(server.url), SPACED, SPACING_MS),
+    ],
+    ['puppeteer recycled', await run('recycled', puppeteerCycle(recycledServer.url), CYCLES)],
+    ['playwright recycled', await run('recycled', playwrightCycle(recycledServer.url), CYCLES)],
+    [
+      'puppeteer spaced recycled',
+      await run('spaced recycled', puppeteerCycle(recycledServer.url), SPACED, SPACING_MS),
+    ],
     ['peer (launchServer)', await run('peer', peerCycle, CYCLES)],
     ['launch', await run('launch', launchCycle, CYCLES)],
   ];
@@ -232,6 +264,8 @@ try {
 } finally {
   await peer.close();
   await server.close();
+  await recycledServer.close();
   await new Promise<void>((resolve) => page.close(() => resolve()));
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(recycledDir, { recursive: true, force: true });
 }

@@ -2,6 +2,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LlmConfig } from './engines/answerer/index.js';
 import { llmConfigFromEnv } from './engines/answerer/index.js';
+import { resolveRecycleOptions } from './engines/browsers/recycle.js';
+import type { RecycleConfig, RecycleOptions } from './engines/browsers/recycle.js';
+import { checkGridUrl } from './engines/browsers/webdriver.js';
 import { readEmbedderEnv } from './engines/embedder/index.js';
 import type { RemoteEmbedderConfig } from './engines/embedder/index.js';
 import type { Logger, LogLevel } from './logger.js';
@@ -19,7 +22,9 @@ export type ApiKeyInput = string | { key: string; userId: string };
  * `SVC_CHROME_PATH`, `SVC_LOG_LEVEL`, `SVC_MAX_SESSIONS`, `SVC_LLM_BASE_URL` (+ `SVC_LLM_API_KEY`,
  * `SVC_LLM_MODEL`: answers written by that OpenAI-compatible model from the retrieved sources),
  * `SVC_EMBED_BASE_URL` (+ `SVC_EMBED_API_KEY`, `SVC_EMBED_MODEL`: embeddings from that endpoint),
- * `SVC_EMBEDDER` (`auto` or `hashing`: the local embedding model, see `localEmbedder`).
+ * `SVC_EMBEDDER` (`auto` or `hashing`: the local embedding model, see `localEmbedder`),
+ * `SVC_DATABASE_URL` (shared state in PostgreSQL), `SVC_INTERNAL_URL` (see `internalUrl`),
+ * `SVC_GRID_URL` (browsers on a Selenium Grid, see `gridUrl`).
  */
 export interface ServerOptions {
   /** Interface to bind. Anything but loopback needs `allowRemote: true`. @default '127.0.0.1' */
@@ -36,8 +41,21 @@ export interface ServerOptions {
   maxSessions?: number;
   /** Pre-launched Chromium processes kept ready. @default 1 */
   warmPoolSize?: number;
+  /**
+   * Hand the wiped browser of a session its client deleted to the next session of the same user
+   * (never another user's), instead of launching one: `true`, or limits (see `RecycleOptions` and
+   * the isolation trade-off in docs/sessions.md). @default false
+   */
+  recycle?: boolean | RecycleOptions;
   /** Chromium executable. @default discovered (SVC_CHROME_PATH, system, @sparticuz/chromium) */
   chromePath?: string;
+  /**
+   * A Selenium Grid 4 (`http://grid:4444`, credentials allowed in the URL): each browser session
+   * is a Grid session (Chromium, headless) driven over its `se:cdp` endpoint instead of a local
+   * Chromium. No warm pool and no session files with a Grid; saved contexts restore cookies only
+   * (see docs/sessions.md). @default SVC_GRID_URL, else local Chromium
+   */
+  gridUrl?: string;
   /** Session idle timeout when the create body gives none. @default 300_000 */
   defaultIdleTimeoutMs?: number;
   /** Session lifetime cap when the create body gives none. @default 3_600_000 */
@@ -48,6 +66,11 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Async job workers. @default 2 */
   jobConcurrency?: number;
+  /**
+   * How long a running async job stays this instance's without renewal (renewed every third of it);
+   * with `databaseUrl`, another instance takes over a job whose lease ran out. @default 30_000
+   */
+  jobLeaseMs?: number;
   /**
    * How long a session recording (`record: true`) is kept after its session ends; older ones are
    * deleted. @default 604_800_000 (7 days)
@@ -64,6 +87,17 @@ export interface ServerOptions {
    * hashing model); `hashing` always runs the deterministic hashing model. @default 'auto' (or SVC_EMBEDDER)
    */
   localEmbedder?: 'auto' | 'hashing';
+  /**
+   * Keep keys, session records, saved contexts and idempotency keys in this PostgreSQL
+   * (`postgres://user:pass@host/db`), so several instances behind one load balancer act as one
+   * service; migrations run at start. @default SVC_DATABASE_URL, else the data dir's SQLite
+   */
+  databaseUrl?: string;
+  /**
+   * The URL other instances reach this one at, to forward CDP connections of the sessions whose
+   * browsers run here (only used with `databaseUrl`). @default SVC_INTERNAL_URL, else the listen URL
+   */
+  internalUrl?: string;
   logger?: Logger;
   /** @default 'info' (or SVC_LOG_LEVEL) */
   logLevel?: LogLevel;
@@ -80,12 +114,17 @@ export interface ServerConfig {
   allowRemote: boolean;
   maxSessions: number;
   warmPoolSize: number;
+  recycle: RecycleConfig;
+  databaseUrl: string | undefined;
+  internalUrl: string | undefined;
   chromePath: string | undefined;
+  gridUrl: string | undefined;
   defaultIdleTimeoutMs: number;
   defaultMaxDurationMs: number;
   rateLimits: Record<RateGroup, number>;
   maxBodyBytes: number;
   jobConcurrency: number;
+  jobLeaseMs: number;
   recordingRetentionMs: number;
   maxRecordingBytes: number;
   llm: LlmConfig | undefined;
@@ -106,6 +145,7 @@ export const DEFAULTS = {
   rateLimits: { chat: 50, async: 600, search: 600, embeddings: 600, browser: 600, auth: 600 },
   maxBodyBytes: 10 * 1024 * 1024,
   jobConcurrency: 2,
+  jobLeaseMs: 30_000,
   recordingRetentionMs: 7 * 24 * 3_600_000,
   maxRecordingBytes: 50 * 1024 * 1024,
   localEmbedder: 'auto',
@@ -144,12 +184,17 @@ export function resolveServerOptions(
       numberFrom(env.SVC_MAX_SESSIONS, 'SVC_MAX_SESSIONS') ??
       DEFAULTS.maxSessions,
     warmPoolSize: options.warmPoolSize ?? DEFAULTS.warmPoolSize,
+    recycle: resolveRecycleOptions(options.recycle),
+    databaseUrl: options.databaseUrl ?? (env.SVC_DATABASE_URL || undefined),
+    internalUrl: options.internalUrl ?? (env.SVC_INTERNAL_URL || undefined),
     chromePath: options.chromePath ?? env.SVC_CHROME_PATH,
+    gridUrl: options.gridUrl ?? (env.SVC_GRID_URL || undefined),
     defaultIdleTimeoutMs: options.defaultIdleTimeoutMs ?? DEFAULTS.defaultIdleTimeoutMs,
     defaultMaxDurationMs: options.defaultMaxDurationMs ?? DEFAULTS.defaultMaxDurationMs,
     rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     jobConcurrency: options.jobConcurrency ?? DEFAULTS.jobConcurrency,
+    jobLeaseMs: options.jobLeaseMs ?? DEFAULTS.jobLeaseMs,
     recordingRetentionMs: options.recordingRetentionMs ?? DEFAULTS.recordingRetentionMs,
     maxRecordingBytes: options.maxRecordingBytes ?? DEFAULTS.maxRecordingBytes,
     llm: options.llm ?? llmConfigFromEnv(env),
@@ -171,6 +216,7 @@ export function resolveServerOptions(
       `localEmbedder (SVC_EMBEDDER): expected auto or hashing, got ${String(config.localEmbedder)}`,
     );
   }
+  if (config.gridUrl !== undefined) checkGridUrl(config.gridUrl);
   if (!isLoopback(config.host) && !config.allowRemote) {
     throw new Error(
       `host: refusing to bind ${config.host}, which is not loopback; pass allowRemote: true (svc serve --allow-remote) to expose the server`,
@@ -180,6 +226,7 @@ export function resolveServerOptions(
     ['maxSessions', config.maxSessions],
     ['warmPoolSize', config.warmPoolSize],
     ['jobConcurrency', config.jobConcurrency],
+    ['jobLeaseMs', config.jobLeaseMs],
     ['recordingRetentionMs', config.recordingRetentionMs],
     ['maxRecordingBytes', config.maxRecordingBytes],
   ] as const) {

@@ -3,10 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
-import type { RouteRegistrar } from './app.js';
 import { authenticateHeader, KeyStore } from './auth/key-store.js';
 import type { ServerContext } from './context.js';
-import { typeFor } from './http-error.js';
+import { errorBody } from './http-error.js';
 import { createLogger } from './logger.js';
 import { resolveServerOptions } from './options.js';
 import type { ServerOptions } from './options.js';
@@ -21,19 +20,23 @@ import { createEmbedder } from './engines/embedder/index.js';
 import type { Embedder } from './engines/embedder/index.js';
 import { createSearchIndex } from './engines/index/index.js';
 import type { SearchIndex } from './engines/index/index.js';
-import { JobQueue } from './engines/jobs/index.js';
+import { JobQueue, PgJobStore, SqliteJobStore } from './engines/jobs/index.js';
 import { Retriever } from './retrieval.js';
-import { registerAsyncChatRoutes } from './routes/async-chat.js';
+import { completeChat } from './engines/answerer/index.js';
+import type { RouteHandlers } from './register-routes.js';
+import { asyncChatHandlers } from './routes/async-chat.js';
 import type { ChatJobQueue } from './routes/async-chat.js';
-import { registerAuthRoutes } from './routes/auth.js';
-import { registerBrowserSessionRoutes } from './routes/browser-sessions.js';
-import { completeChat, registerChatRoutes } from './routes/chat.js';
-import { registerDocRoutes } from './routes/docs.js';
-import { registerEmbeddingRoutes } from './routes/embeddings.js';
-import { registerSearchRoutes } from './routes/search.js';
-import { registerModelRoutes } from './routes/models.js';
+import { authHandlers } from './routes/auth.js';
+import { browserSessionHandlers } from './routes/browser-sessions.js';
+import { chatHandlers } from './routes/chat.js';
+import { docHandlers } from './routes/docs.js';
+import { embeddingHandlers } from './routes/embeddings.js';
+import { searchHandlers } from './routes/search.js';
+import { modelHandlers } from './routes/models.js';
 import { acquireServiceLock, ensureLocalKey, writeDataDirPort } from './service-lock.js';
 import { openDatabase } from './storage.js';
+import { openStorage } from './storage/index.js';
+import type { Storage } from './storage/index.js';
 
 /** A running embedded server. */
 export interface RunningServer {
@@ -45,6 +48,8 @@ export interface RunningServer {
   generatedApiKey: boolean;
   ctx: ServerContext;
   keys: KeyStore;
+  /** The shared state (SQLite in the data dir, or PostgreSQL with `databaseUrl`). */
+  storage: Storage;
   /** The engines, for in-process use (indexing from the CLI or tests). */
   engines: Engines;
   httpServer: http.Server;
@@ -61,9 +66,8 @@ export interface Engines {
   browsers: BrowserSessions;
 }
 
-/** A part of the service with a lifecycle: engines register routes and release what they own. */
+/** A part of the service with a lifecycle: engines start, attach and release what they own. */
 export interface ServerPart {
-  routes?: RouteRegistrar;
   /** Called once the HTTP server exists (e.g. to handle WebSocket upgrades). */
   attach?(server: http.Server): void;
   /** Called once the server listens, so work started here sees the final base URL. */
@@ -88,17 +92,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? Date.now;
   const lock = acquireServiceLock(config.dataDir);
-  let db: ReturnType<typeof openDatabase>;
+  let db: ReturnType<typeof openDatabase> | undefined;
+  let storage: Storage;
+  let local: { key: string; created: boolean };
   try {
     db = openDatabase(config.dataDir);
+    storage = await openStorage({
+      dataDir: config.dataDir,
+      db,
+      databaseUrl: config.databaseUrl,
+      clock,
+      logger,
+    });
+    try {
+      for (const { key, userId } of config.apiKeys)
+        await storage.keys.add(key, userId, 'configured');
+      // One local credential per data dir, reused by every local command (not one key per start).
+      local = await ensureLocalKey(config.dataDir, storage.keys, KeyStore.generate);
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
   } catch (error) {
+    db?.close();
     lock.release();
     throw error;
   }
-  const keys = new KeyStore(db, clock);
-  for (const { key, userId } of config.apiKeys) keys.add(key, userId, 'configured');
-  // One local credential per data dir, reused by every local command (not one key per start).
-  const local = ensureLocalKey(config.dataDir, keys, KeyStore.generate);
+  const keys = storage.keys;
   const apiKey = config.apiKeys[0]?.key ?? local.key;
   const generatedApiKey = config.apiKeys.length === 0 && local.created;
 
@@ -106,6 +126,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const ctx: ServerContext = {
     config,
     db,
+    storage,
     logger,
     clock,
     baseUrl: () => url,
@@ -114,21 +135,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const parts: ServerPart[] = [];
   let engines: Engines;
+  let handlers: PartHandlers;
   try {
     const created = await createParts(ctx);
     engines = created.engines;
+    handlers = created.handlers;
     parts.push(...created.parts);
   } catch (error) {
     await closeParts(parts);
+    await storage.close();
     db.close();
     lock.release();
     throw error;
   }
-  const app = createApp(ctx, new RateLimiter(clock), [
-    (a) => registerAuthRoutes(a, keys),
-    (a) => registerModelRoutes(a),
-    ...parts.flatMap((p) => (p.routes ? [p.routes] : [])),
-  ]);
+  const app = createApp(
+    ctx,
+    new RateLimiter(clock),
+    { ...authHandlers(keys), ...modelHandlers(), ...handlers },
+    { liveToken: (id, token) => engines.browsers.liveViews.authorize(id, token) },
+  );
   const listener = getRequestListener(app.fetch);
   // Requests that arrive while browsers start (reaping, warm pool) wait for it instead of racing it.
   let ready: () => void = () => undefined;
@@ -150,6 +175,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   } catch (error) {
     // Fail fast and leave nothing behind: no browser has started yet.
     await closeParts(parts);
+    await storage.close();
     db.close();
     lock.release();
     const code = (error as NodeJS.ErrnoException).code;
@@ -186,16 +212,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await closeParts(parts);
       httpServer.closeAllConnections();
       await stopped;
+      await storage.close();
       db.close();
       lock.release();
       logger.info('server closed', { url });
     })());
 
-  return { url, apiKey, generatedApiKey, ctx, keys, engines, httpServer, close };
+  return { url, apiKey, generatedApiKey, ctx, keys, storage, engines, httpServer, close };
 }
 
-/** The engines behind the routes, created in dependency order. */
-async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; engines: Engines }> {
+/** The handlers of the routes served by the engines (all but the key and model routes). */
+type PartHandlers = Omit<RouteHandlers, 'auth.revokeToken' | 'models.list' | 'models.get'>;
+
+/** The engines behind the routes, created in dependency order, and the routes' handlers. */
+async function createParts(
+  ctx: ServerContext,
+): Promise<{ parts: ServerPart[]; engines: Engines; handlers: PartHandlers }> {
   const { db, config, clock } = ctx;
   const now = () => new Date(clock());
   const index = createSearchIndex(db, { now });
@@ -213,10 +245,13 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
     llm: config.llm,
     clock,
   });
+  const { pool } = ctx.storage;
+  // Jobs live with the shared state: PostgreSQL when configured (any instance may run or take over
+  // a job), else the data dir's SQLite.
   const jobs: ChatJobQueue = new JobQueue({
-    db,
-    clock,
+    store: pool ? new PgJobStore(pool, { clock }) : new SqliteJobStore(db, { clock }),
     concurrency: config.jobConcurrency,
+    leaseMs: config.jobLeaseMs,
     handler: (request, { signal }) => completeChat(answerer, request, signal),
     onError: (error) => ctx.logger.error('job queue error', { error: String(error) }),
   });
@@ -225,7 +260,6 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
   let proxy: CdpProxy | undefined;
   const parts: ServerPart[] = [
     {
-      routes: (app) => registerBrowserSessionRoutes(app, ctx, browsers),
       attach: (server) => {
         proxy = attachCdpProxy(server, ctx, browsers);
       },
@@ -235,30 +269,29 @@ async function createParts(ctx: ServerContext): Promise<{ parts: ServerPart[]; e
       },
     },
     {
-      routes: (app) => {
-        registerChatRoutes(app, ctx, answerer);
-        registerSearchRoutes(app, retriever);
-        registerDocRoutes(app, index, links);
-        // Which model answered (`use-lite`, `hashing` or `remote`), read once the route is done.
-        for (const route of ['/v1/embeddings', '/v1/contextualizedembeddings']) {
-          app.use(route, async (c, next) => {
-            await next();
-            c.header('x-svc-embedder', embedder.engine);
-          });
-        }
-        registerEmbeddingRoutes(app, embedder);
-        registerAsyncChatRoutes(app, jobs);
-      },
       // Resumed jobs must cite absolute URLs: start the queue only once the base URL is known.
       start: () => {
-        const recovered = jobs.start();
-        if (recovered.requeued + recovered.failed > 0)
-          ctx.logger.info('jobs recovered after restart', recovered);
+        void jobs.start().then(
+          (recovered) => {
+            if (recovered.requeued + recovered.failed > 0)
+              ctx.logger.info('jobs recovered after restart', recovered);
+          },
+          (error: unknown) =>
+            ctx.logger.error('job queue failed to start', { error: String(error) }),
+        );
       },
       close: () => jobs.stop(),
     },
   ];
-  return { parts, engines: { index, jobs, answerer, embedder, browsers } };
+  const handlers: PartHandlers = {
+    ...browserSessionHandlers(ctx, browsers),
+    ...chatHandlers(ctx, answerer),
+    ...searchHandlers(retriever),
+    ...docHandlers(index, links),
+    ...embeddingHandlers(embedder),
+    ...asyncChatHandlers(jobs),
+  };
+  return { parts, engines: { index, jobs, answerer, embedder, browsers }, handlers };
 }
 
 /**
@@ -272,15 +305,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify({
-    error: {
-      message: tooLarge
-        ? 'Request header fields too large: shorten the URL, query string or headers'
-        : 'Malformed HTTP request',
-      type: typeFor(status),
-      code: tooLarge ? 'headers_too_large' : 'bad_request',
-    },
-  });
+  const body = JSON.stringify(
+    tooLarge
+      ? errorBody(
+          status,
+          'Request header fields too large: shorten the URL, query string or headers',
+          'headers_too_large',
+        )
+      : errorBody(status, 'Malformed HTTP request', 'bad_request'),
+  );
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

@@ -4,16 +4,15 @@
 // costs about 0.6 CPU-seconds, so on 2 cores a stream of back-to-back sessions outruns the refills
 // after `size` sessions and then waits for launches (refills run niced and after the request path
 // is idle, so a session being served is not slowed by them, but they cannot go faster than the
-// CPU). The alternative weighed: hand the browser of an ended session, wiped, to the next session
-// of the *same* user only (never across users), as a browser server hands out contexts. It would
-// make back-to-back creates cost a context instead of a launch. It was not taken because "wiped"
-// cannot be proven for the default browser context that CDP clients use (Puppeteer's
-// `browser.newPage()`, Playwright's `contexts()[0]`): cookies and cache can be cleared over CDP,
-// but localStorage, IndexedDB, service workers, HTTP auth and socket pools are per origin and have
-// no complete enumeration, and a page left running in a renderer (a worker, a pending fetch) could
-// observe the next session. Within one user that leaks between sessions the user expects to be
-// separate (two agents, two logins); a new process and profile leaves nothing to miss. Pool size
-// (`warmPoolSize`) is the knob for bursts.
+// CPU). The alternative, handing the browser of an ended session, wiped, to the next session of
+// the *same* user only (never across users), is built as an opt-in (`recycle`, see recycle.ts):
+// back-to-back creates then cost a wipe instead of a launch. It is not the default because
+// "wiped" cannot be proven for the default browser context that CDP clients use (Puppeteer's
+// `browser.newPage()`, Playwright's `contexts()[0]`): cookies and cache clear wholesale over CDP,
+// but localStorage, IndexedDB and service workers are per origin with no complete enumeration,
+// and HTTP auth, socket pools and visited-link history are not cleared at all. Within one user
+// that leaks between sessions the user may expect to be separate (two agents, two logins); a new
+// process and profile leaves nothing to miss. Pool size (`warmPoolSize`) is the knob for bursts.
 import type { Logger } from '../../logger.js';
 
 /** A launched browser waiting for a session (or handed to one). */

@@ -1,0 +1,193 @@
+// Same-user browser recycling (`recycle: true`): the browser of a deleted session is wiped and
+// handed to the same user's next session; nothing of the first session is visible in the second,
+// another user never receives it, it counts against the session limit, and none outlives the server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../../support/server.js';
+import type { TestServer } from '../../support/server.js';
+import { ALICE, BOB, KEYS, api, processesMentioning, waitFor } from './helpers.js';
+
+/** One origin with a page and a service worker script. */
+async function originServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (req.url === '/sw.js') {
+      res.setHeader('content-type', 'text/javascript');
+      res.end("self.addEventListener('fetch', () => undefined);");
+      return;
+    }
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end('<!doctype html><title>recycle fixture</title><p>fixture</p>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+async function create(server: TestServer, key: string, body: object = {}) {
+  const res = await api(server, key, 'POST', '/v1/browser/sessions', body);
+  expect(res.status).toBe(200);
+  return res.json as { session_id: string; cdp_url: string };
+}
+
+async function remove(server: TestServer, key: string, id: string): Promise<void> {
+  expect((await api(server, key, 'DELETE', `/v1/browser/sessions/${id}`)).status).toBe(204);
+}
+
+const parked = (server: TestServer, userId: string) => () =>
+  server.engines.browsers.recycler.parkedOf(userId) === 1;
+
+describe('same-user browser recycling', () => {
+  let server: TestServer;
+  let site: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    site = await originServer();
+    server = await startTestServer({ apiKeys: KEYS, maxSessions: 2, recycle: true });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    await site?.close();
+  });
+
+  it('hands the same user a browser where nothing of the previous session is visible', async () => {
+    const first = await create(server, ALICE);
+    const pid = server.engines.browsers.pidOf(first.session_id);
+    const browser = await puppeteer.connect({ browserWSEndpoint: first.cdp_url });
+    const [tab] = await browser.pages();
+    await tab!.goto(site.url);
+    await tab!.evaluate(async () => {
+      document.cookie = 'left=behind; max-age=3600';
+      localStorage.setItem('left', 'behind');
+      await new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('recycle-db', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('things');
+        open.onsuccess = () => {
+          const tx = open.result.transaction('things', 'readwrite');
+          tx.objectStore('things').put('behind', 'left');
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        };
+        open.onerror = () => reject(open.error);
+      });
+      await navigator.serviceWorker.register('/sw.js');
+      await navigator.serviceWorker.ready;
+    });
+    const second = await browser.newPage();
+    await second.goto(`${site.url}?second-tab`);
+    const other = await browser.createBrowserContext();
+    await (await other.newPage()).goto(`${site.url}?other-context`);
+    await browser.disconnect();
+    await remove(server, ALICE, first.session_id);
+    expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+
+    const next = await create(server, ALICE);
+    expect(next.session_id).not.toBe(first.session_id);
+    expect(server.engines.browsers.pidOf(next.session_id)).toBe(pid);
+    // Seen through Playwright this time: one context, one blank page.
+    const pw = await chromium.connectOverCDP(next.cdp_url);
+    try {
+      expect(pw.contexts()).toHaveLength(1);
+      const pages = pw.contexts()[0]!.pages();
+      expect(pages.map((p) => p.url())).toEqual(['about:blank']);
+      expect(await pw.contexts()[0]!.cookies()).toEqual([]);
+      const page = pages[0]!;
+      await page.goto(site.url);
+      const seen = await page.evaluate(async () => ({
+        cookie: document.cookie,
+        local: localStorage.getItem('left'),
+        databases: (await indexedDB.databases()).map((d) => d.name),
+        workers: (await navigator.serviceWorker.getRegistrations()).length,
+      }));
+      expect(seen).toEqual({ cookie: '', local: null, databases: [], workers: 0 });
+    } finally {
+      await pw.close();
+    }
+    await remove(server, ALICE, next.session_id);
+    expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+  }, 120_000);
+
+  it('never gives another user the browser, nor a session that asks for launch-time settings', async () => {
+    expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+    const alice = await create(server, ALICE);
+    const alicePid = server.engines.browsers.pidOf(alice.session_id);
+    await remove(server, ALICE, alice.session_id);
+    expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+
+    const custom = await create(server, ALICE, { user_agent: 'recycle-test/1.0' });
+    expect(server.engines.browsers.pidOf(custom.session_id)).not.toBe(alicePid);
+    await remove(server, ALICE, custom.session_id);
+    expect(server.engines.browsers.recycler.parkedOf('alice')).toBe(1);
+
+    const bob = await create(server, BOB);
+    expect(server.engines.browsers.pidOf(bob.session_id)).not.toBe(alicePid);
+    await remove(server, BOB, bob.session_id);
+    // Bob's own browser is now parked for bob, alice's still for alice.
+    expect(await waitFor(parked(server, 'bob'), 30_000)).toBe(true);
+    expect(server.engines.browsers.recycler.parkedOf('alice')).toBe(1);
+
+    const again = await create(server, ALICE);
+    expect(server.engines.browsers.pidOf(again.session_id)).toBe(alicePid);
+    await remove(server, ALICE, again.session_id);
+  }, 120_000);
+
+  it('counts parked browsers against the limit and evicts one when a create needs room', async () => {
+    expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+    expect(await waitFor(parked(server, 'bob'), 30_000)).toBe(true);
+    const capacity = await api(server, ALICE, 'GET', '/v1/browser/capacity');
+    expect(capacity.json).toEqual({ running: 0, limit: 2, queued: 0, recycled: 2, available: 0 });
+
+    // Bob takes his own; alice's parked browser must give way for bob's second session.
+    const one = await create(server, BOB);
+    const two = await create(server, BOB);
+    const after = (await api(server, BOB, 'GET', '/v1/browser/capacity')).json;
+    expect(after).toEqual({ running: 2, limit: 2, queued: 0, recycled: 0, available: 0 });
+    expect(server.engines.browsers.recycler.parkedOf('alice')).toBe(0);
+    await remove(server, BOB, one.session_id);
+    await remove(server, BOB, two.session_id);
+  }, 120_000);
+});
+
+describe('recycling and shutdown', () => {
+  it('leaves no browser behind when the server closes with parked browsers', async () => {
+    const server = await startTestServer({ apiKeys: KEYS, recycle: { enabled: true } });
+    const dir = server.dataDir;
+    try {
+      const session = await create(server, ALICE);
+      await remove(server, ALICE, session.session_id);
+      expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+      expect(processesMentioning(dir).length).toBeGreaterThan(0);
+    } finally {
+      await server.dispose();
+    }
+    expect(processesMentioning(dir)).toEqual([]);
+  }, 120_000);
+
+  it('is off by default: a deleted session leaves no browser running', async () => {
+    const server = await startTestServer({ apiKeys: KEYS });
+    try {
+      const session = await create(server, ALICE);
+      await remove(server, ALICE, session.session_id);
+      expect(await waitFor(() => processesMentioning(server.dataDir).length === 0, 30_000)).toBe(
+        true,
+      );
+      expect(server.engines.browsers.recycler.count).toBe(0);
+    } finally {
+      await server.dispose();
+    }
+  }, 120_000);
+
+  it('rejects a bad limit naming the option', async () => {
+    await expect(
+      startTestServer({ apiKeys: KEYS, recycle: { enabled: true, maxIdleMs: 0 } }),
+    ).rejects.toThrow(/recycle\.maxIdleMs: expected a positive integer, got 0/);
+  });
+});
