@@ -20,6 +20,7 @@ import { countTokens } from '../src/protocol/index.js';
 import type { StandardEmbeddingModel } from '../src/protocol/index.js';
 import { startServer } from '../src/server/index.js';
 import type { Block } from '../src/server/engines/index/index.js';
+import { rng } from '../src/server/engines/embedder/projection.js';
 
 const TARGET_CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 100);
@@ -28,17 +29,7 @@ const VOCABULARY = 4000;
 
 // ---- Deterministic corpus -------------------------------------------------------------------
 
-/** mulberry32: small, fast, seedable; the same seed gives the same corpus and queries. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same seed gives the same corpus and queries.
 const random = rng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 

@@ -5,15 +5,15 @@
  * As a script: `npx tsx recipes/cite-and-capture.ts "question" [--model core] [--pool 2]
  * [--driver playwright|puppeteer] [--out out] [--no-screenshots] [--json]`.
  */
-import { parseArgs } from 'node:util';
 import type { ChatCompletionResponse, ChatModel, ChatStreamSources } from '../src/index.js';
+import { defineCommand, EXIT, runCommand, UsageError } from '../src/index.js';
 import { jsonReplacer, writeReport } from './report.js';
 import type { ReportFiles } from './report.js';
 import { CitationChecker, writeScreenshots } from './support/checker.js';
 import { contextualEmbed, EVIDENCE_DEFAULTS } from './support/evidence.js';
 import { openRuntime } from './support/runtime.js';
 import type { RuntimeOptions } from './support/runtime.js';
-import { citationTable, isMain, runScript } from './support/script.js';
+import { citationTable, isMain } from './support/script.js';
 import { stripReasoning } from './support/sentences.js';
 import { summarize } from './support/types.js';
 import type { CitationCheck, EvidenceSummary } from './support/types.js';
@@ -202,41 +202,43 @@ export function answerFromCompletion(completion: ChatCompletionResponse): Answer
   };
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      model: { type: 'string', default: 'core' },
-      pool: { type: 'string', default: '2' },
-      driver: { type: 'string', default: 'playwright' },
-      out: { type: 'string', default: 'out' },
-      'no-screenshots': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  const question = positionals.join(' ').trim();
-  if (!question) {
-    console.error('usage: npx tsx recipes/cite-and-capture.ts "question" [--pool 2] [--out out]');
-    return 2;
-  }
-  const result = await citeAndCapture(question, {
-    model: values.model as ChatModel,
-    poolSize: Number(values.pool),
-    driver: values.driver === 'puppeteer' ? 'puppeteer' : 'playwright',
-    outDir: values.out,
-    screenshots: !values['no-screenshots'],
-    onProgress: (e) => {
-      if (e.type === 'citation' && !values.json) {
-        process.stderr.write(`\r${e.done}/${e.total} citations checked`);
-      }
-    },
-  });
-  if (values.json) console.log(JSON.stringify(result, jsonReplacer, 2));
-  else {
-    console.log(`\n${result.answer}\n\n${citationTable(result.citations, result.summary)}`);
-    if (result.report) console.log(`\nreport: ${result.report.html}`);
-  }
-  return 0;
-}
+const command = defineCommand({
+  name: 'cite-and-capture',
+  program: 'tsx recipes/cite-and-capture.ts',
+  summary: 'ask, then find, highlight and screenshot the passage behind every citation',
+  usage: 'npx tsx recipes/cite-and-capture.ts "question" [options]',
+  positionals: true,
+  options: {
+    model: { type: 'string', arg: '<m>', help: 'chat model (default core)' },
+    pool: { type: 'string', arg: '<n>', help: 'browser sessions working at once (default 2)' },
+    driver: { type: 'string', arg: '<d>', help: 'playwright (default) or puppeteer' },
+    out: { type: 'string', arg: '<dir>', help: 'where the report goes (default out)' },
+    'no-screenshots': { type: 'boolean', help: 'check the citations without screenshots' },
+  },
+  json: 'print the result as JSON',
+  examples: ['npx tsx recipes/cite-and-capture.ts "how do grid batteries degrade" --pool 2'],
+  async run({ values, positionals, json }) {
+    const question = positionals.join(' ').trim();
+    if (!question) throw new UsageError('cite-and-capture: give a question (--help)');
+    const result = await citeAndCapture(question, {
+      model: (values.model ?? 'core') as ChatModel,
+      poolSize: Number(values.pool ?? '2'),
+      driver: values.driver === 'puppeteer' ? 'puppeteer' : 'playwright',
+      outDir: values.out ?? 'out',
+      screenshots: !values['no-screenshots'],
+      onProgress: (e) => {
+        if (e.type === 'citation' && !json) {
+          process.stderr.write(`\r${e.done}/${e.total} citations checked`);
+        }
+      },
+    });
+    if (json) console.log(JSON.stringify(result, jsonReplacer, 2));
+    else {
+      console.log(`\n${result.answer}\n\n${citationTable(result.citations, result.summary)}`);
+      if (result.report) console.log(`\nreport: ${result.report.html}`);
+    }
+    return EXIT.ok;
+  },
+});
 
-if (isMain(import.meta.url)) runScript(main);
+if (isMain(import.meta.url)) void runCommand(command);

@@ -6,8 +6,7 @@
  * [--job <id>] [--out out] [--no-screenshots]`. The job id is printed first, so an interrupted
  * run resumes with `--job`.
  */
-import { parseArgs } from 'node:util';
-import { connect, SvcError } from '../src/index.js';
+import { connect, defineCommand, EXIT, runCommand, SvcError, UsageError } from '../src/index.js';
 import type { AsyncChatJob, Client } from '../src/index.js';
 import { answerFromCompletion, citeAndCapture } from './cite-and-capture.js';
 import type {
@@ -15,7 +14,7 @@ import type {
   CiteAndCaptureResult,
   CiteProgress,
 } from './cite-and-capture.js';
-import { citationTable, isMain, runScript } from './support/script.js';
+import { citationTable, isMain } from './support/script.js';
 
 /** What `onProgress` of {@link deepResearch} receives: job states, then citation checks. */
 export type ResearchProgress = { type: 'job'; job: AsyncChatJob; elapsedMs: number } | CiteProgress;
@@ -98,40 +97,44 @@ export async function deepResearch(
   }
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      effort: { type: 'string' },
-      job: { type: 'string' },
-      out: { type: 'string', default: 'out' },
-      pool: { type: 'string', default: '2' },
-      'no-screenshots': { type: 'boolean', default: false },
-    },
-  });
-  const question = positionals.join(' ').trim();
-  if (!question && !values.job) {
-    console.error('usage: npx tsx recipes/deep-research.ts "question" [--effort low] [--job id]');
-    return 2;
-  }
-  let announced = false;
-  const r = await deepResearch(question, {
-    jobId: values.job,
-    reasoningEffort: values.effort as DeepResearchOptions['reasoningEffort'],
-    outDir: values.out,
-    poolSize: Number(values.pool),
-    screenshots: !values['no-screenshots'],
-    onProgress: (e) => {
-      if (e.type === 'job') {
-        if (!announced) console.error(`job ${e.job.id} (resume with --job ${e.job.id})`);
-        announced = true;
-        console.error(`  ${e.job.status} after ${e.elapsedMs} ms`);
-      }
-    },
-  });
-  console.log(`\n${r.answer}\n\n${citationTable(r.citations, r.summary)}`);
-  if (r.report) console.log(`\nreport: ${r.report.html}`);
-  return 0;
-}
+const command = defineCommand({
+  name: 'deep-research',
+  program: 'tsx recipes/deep-research.ts',
+  summary: 'a deep-research job, then every citation of its answer checked and captured',
+  usage: 'npx tsx recipes/deep-research.ts "question" [--effort low] [--job id]',
+  positionals: true,
+  options: {
+    effort: { type: 'string', arg: '<e>', help: 'low, medium or high' },
+    job: { type: 'string', arg: '<id>', help: 'resume this job instead of starting one' },
+    out: { type: 'string', arg: '<dir>', help: 'where the report goes (default out)' },
+    pool: { type: 'string', arg: '<n>', help: 'browser sessions working at once (default 2)' },
+    'no-screenshots': { type: 'boolean', help: 'check the citations without screenshots' },
+  },
+  examples: ['npx tsx recipes/deep-research.ts "compare LFP and NMC ageing" --effort low'],
+  async run({ values, positionals }) {
+    const question = positionals.join(' ').trim();
+    if (!question && !values.job) {
+      throw new UsageError('deep-research: give a question, or --job <id> (--help)');
+    }
+    let announced = false;
+    const r = await deepResearch(question, {
+      jobId: values.job,
+      reasoningEffort: values.effort as DeepResearchOptions['reasoningEffort'],
+      outDir: values.out ?? 'out',
+      poolSize: Number(values.pool ?? '2'),
+      screenshots: !values['no-screenshots'],
+      onProgress: (e) => {
+        if (e.type === 'job') {
+          if (!announced) console.error(`job ${e.job.id} (resume with --job ${e.job.id})`);
+          announced = true;
+          console.error(`  ${e.job.status} after ${e.elapsedMs} ms`);
+        }
+      },
+    });
+    console.log(`\n${r.answer}\n\n${citationTable(r.citations, r.summary)}`);
+    if (r.report) console.log(`\nreport: ${r.report.html}`);
+    return EXIT.ok;
+  },
+});
 
-if (isMain(import.meta.url)) runScript(main);
+if (isMain(import.meta.url)) void runCommand(command);

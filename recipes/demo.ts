@@ -10,11 +10,10 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { Client } from '../src/index.js';
+import { Client, defineCommand, EXIT, runCommand } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { citeAndCapture } from './cite-and-capture.js';
-import { citationTable, isMain, runScript } from './support/script.js';
+import { citationTable, isMain } from './support/script.js';
 
 /** Defaults of the demo. */
 export const DEMO_DEFAULTS = {
@@ -80,63 +79,85 @@ export function collectDocs(
   return [...picked];
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      question: { type: 'string', default: DEMO_DEFAULTS.question },
-      out: { type: 'string', default: DEMO_DEFAULTS.outDir },
-      pool: { type: 'string', default: String(DEMO_DEFAULTS.poolSize) },
-      temp: { type: 'boolean', default: false },
-      provider: { type: 'string', default: 'local' },
+const command = defineCommand({
+  name: 'demo',
+  program: 'tsx recipes/demo.ts',
+  summary: 'index the docs in node_modules, ask a question, and capture the evidence',
+  usage: 'npm run demo -- [options]',
+  options: {
+    question: {
+      type: 'string',
+      arg: '<q>',
+      help: `the question (default "${DEMO_DEFAULTS.question}")`,
     },
-  });
-  const started = performance.now();
-  const ms = () => Math.round(performance.now() - started);
-  const dataDir = values.temp
-    ? mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'))
-    : path.resolve(DEMO_DEFAULTS.dataDir);
-  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  // The data dir's local key: reused from run to run, so keys do not pile up.
-  const server = await startServer({ port: 0, dataDir, logger: quiet });
-  const client = new Client({ baseURL: server.url, apiKey: server.apiKey });
-  try {
-    const files = collectDocs();
-    console.log(`service ${server.url} (data ${dataDir}), started at ${ms()} ms`);
-    const indexed = await server.engines.index.indexPaths(files);
-    const stats = server.engines.index.stats();
-    console.log(
-      `indexed ${files.length} files from node_modules (added ${indexed.added}, updated ${indexed.updated}, unchanged ${indexed.skipped}, failed ${indexed.failed.length}): ${stats.documents} documents, ${stats.chunks} chunks, at ${ms()} ms`,
-    );
-    console.log(`\nQ: ${values.question}`);
-    let lastLine = '';
-    const result = await citeAndCapture(values.question, {
-      client,
-      model: 'core',
-      poolSize: Number(values.pool),
-      provider: values.provider === 'api' ? 'api' : 'local',
-      outDir: values.out,
-      title: 'svc-toolkit demo',
-      onProgress: (e) => {
-        if (e.type === 'sources') lastLine = `sources known at ${e.atMs} ms: ${e.urls.length}`;
-        if (e.type === 'citation') {
-          process.stdout.write(`\r  ${e.done}/${e.total} citations checked  (${lastLine})   `);
-        }
-      },
-    });
-    console.log(`\n\nA: ${result.answer}\n`);
-    console.log(citationTable(result.citations, result.summary));
-    console.log(
-      `\nanswer complete at ${result.timings.answerMs} ms after asking; evidence ${result.timings.evidenceMs} ms`,
-    );
-    console.log(`report: ${path.resolve(result.report!.html)}`);
-    console.log(`json:   ${path.resolve(result.report!.json)}`);
-    console.log(`demo finished in ${(ms() / 1000).toFixed(1)} s`);
-    return result.citations.length > 0 ? 0 : 1;
-  } finally {
-    await client.close();
-    await server.close();
-    if (values.temp) rmSync(dataDir, { recursive: true, force: true });
-  }
-}
+    out: {
+      type: 'string',
+      arg: '<dir>',
+      help: `where the report goes (default ${DEMO_DEFAULTS.outDir})`,
+    },
+    pool: {
+      type: 'string',
+      arg: '<n>',
+      help: `browser sessions working at once (default ${DEMO_DEFAULTS.poolSize})`,
+    },
+    temp: { type: 'boolean', help: 'use a temporary data dir, removed at the end' },
+    provider: {
+      type: 'string',
+      arg: '<p>',
+      help: 'local (default) or api: where browsers come from',
+    },
+  },
+  examples: ['npm run demo', 'npm run demo -- --temp --pool 4'],
+  async run({ values }) {
+    const question = values.question ?? DEMO_DEFAULTS.question;
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    const dataDir = values.temp
+      ? mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'))
+      : path.resolve(DEMO_DEFAULTS.dataDir);
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    // The data dir's local key: reused from run to run, so keys do not pile up.
+    const server = await startServer({ port: 0, dataDir, logger: quiet });
+    const client = new Client({ baseURL: server.url, apiKey: server.apiKey });
+    try {
+      const files = collectDocs();
+      console.log(`service ${server.url} (data ${dataDir}), started at ${ms()} ms`);
+      const indexed = await server.engines.index.indexPaths(files);
+      const stats = server.engines.index.stats();
+      console.log(
+        `indexed ${files.length} files from node_modules (added ${indexed.added}, updated ${indexed.updated}, unchanged ${indexed.skipped}, failed ${indexed.failed.length}): ${stats.documents} documents, ${stats.chunks} chunks, at ${ms()} ms`,
+      );
+      console.log(`\nQ: ${question}`);
+      let lastLine = '';
+      const result = await citeAndCapture(question, {
+        client,
+        model: 'core',
+        poolSize: Number(values.pool ?? DEMO_DEFAULTS.poolSize),
+        provider: values.provider === 'api' ? 'api' : 'local',
+        outDir: values.out ?? DEMO_DEFAULTS.outDir,
+        title: 'svc-toolkit demo',
+        onProgress: (e) => {
+          if (e.type === 'sources') lastLine = `sources known at ${e.atMs} ms: ${e.urls.length}`;
+          if (e.type === 'citation') {
+            process.stdout.write(`\r  ${e.done}/${e.total} citations checked  (${lastLine})   `);
+          }
+        },
+      });
+      console.log(`\n\nA: ${result.answer}\n`);
+      console.log(citationTable(result.citations, result.summary));
+      console.log(
+        `\nanswer complete at ${result.timings.answerMs} ms after asking; evidence ${result.timings.evidenceMs} ms`,
+      );
+      console.log(`report: ${path.resolve(result.report!.html)}`);
+      console.log(`json:   ${path.resolve(result.report!.json)}`);
+      console.log(`demo finished in ${(ms() / 1000).toFixed(1)} s`);
+      return result.citations.length > 0 ? EXIT.ok : EXIT.failure;
+    } finally {
+      await client.close();
+      await server.close();
+      if (values.temp) rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+});
 
-if (isMain(import.meta.url)) runScript(main);
+if (isMain(import.meta.url)) void runCommand(command);

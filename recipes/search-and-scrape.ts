@@ -7,8 +7,15 @@
  * [--out out] [--json]`.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { readPage, textFragmentUrl, verifyClaim } from '../src/index.js';
+import {
+  defineCommand,
+  EXIT,
+  readPage,
+  runCommand,
+  textFragmentUrl,
+  UsageError,
+  verifyClaim,
+} from '../src/index.js';
 import type { ChatModel, PageLink, PageMetadata } from '../src/index.js';
 import { completionText } from './cite-and-capture.js';
 import { writeReport } from './report.js';
@@ -16,7 +23,7 @@ import type { ReportFiles } from './report.js';
 import { openPage } from './support/evidence.js';
 import { openRuntime } from './support/runtime.js';
 import type { RuntimeOptions } from './support/runtime.js';
-import { isMain, runScript, table } from './support/script.js';
+import { isMain, table } from './support/script.js';
 
 /** One visited search result. */
 export interface ScrapedPage {
@@ -308,44 +315,44 @@ function contradiction(path: string, value: string | number, quote: string): str
   return check.verdict === 'contradicted' ? `the quote says otherwise: ${check.reason}` : null;
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      max: { type: 'string', default: '5' },
-      schema: { type: 'string' },
-      out: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      pool: { type: 'string', default: '2' },
-    },
-  });
-  const query = positionals.join(' ').trim();
-  if (!query) {
-    console.error(
-      'usage: npx tsx recipes/search-and-scrape.ts "query" [--max 5] [--schema s.json]',
-    );
-    return 2;
-  }
-  const schema = values.schema
-    ? (JSON.parse(await readFile(values.schema, 'utf8')) as Record<string, unknown>)
-    : undefined;
-  const r = await searchAndScrape(query, {
-    maxResults: Number(values.max),
-    schema,
-    report: values.out !== undefined,
-    outDir: values.out,
-    poolSize: Number(values.pool),
-  });
-  if (values.json) console.log(JSON.stringify(r, null, 2));
-  else {
-    const rows: unknown[][] = [['state', 'status', 'ms', 'chars', 'url']];
-    for (const p of r.pages)
-      rows.push([p.state, p.status ?? '', p.fetchMs, p.markdown.length, p.url]);
-    console.log(table(rows));
-    if (r.extraction) console.log(JSON.stringify(r.extraction, null, 2));
-    if (r.report) console.log(`report: ${r.report.html}`);
-  }
-  return 0;
-}
+const command = defineCommand({
+  name: 'search-and-scrape',
+  program: 'tsx recipes/search-and-scrape.ts',
+  summary: 'search, then read the top results as Markdown; --schema extracts',
+  usage: 'npx tsx recipes/search-and-scrape.ts "query" [--max 5] [--schema s.json]',
+  positionals: true,
+  options: {
+    max: { type: 'string', arg: '<n>', help: 'results visited (default 5)' },
+    schema: { type: 'string', arg: '<file>', help: 'a JSON schema of an object to extract' },
+    out: { type: 'string', arg: '<dir>', help: 'also write report.html and report.json here' },
+    pool: { type: 'string', arg: '<n>', help: 'browser sessions working at once (default 2)' },
+  },
+  json: 'print the result as JSON',
+  examples: ['npx tsx recipes/search-and-scrape.ts "battery recycling" --max 3'],
+  async run({ values, positionals, json }) {
+    const query = positionals.join(' ').trim();
+    if (!query) throw new UsageError('search-and-scrape: give a query (--help)');
+    const schema = values.schema
+      ? (JSON.parse(await readFile(values.schema, 'utf8')) as Record<string, unknown>)
+      : undefined;
+    const r = await searchAndScrape(query, {
+      maxResults: Number(values.max ?? '5'),
+      schema,
+      report: values.out !== undefined,
+      outDir: values.out,
+      poolSize: Number(values.pool ?? '2'),
+    });
+    if (json) console.log(JSON.stringify(r, null, 2));
+    else {
+      const rows: unknown[][] = [['state', 'status', 'ms', 'chars', 'url']];
+      for (const p of r.pages)
+        rows.push([p.state, p.status ?? '', p.fetchMs, p.markdown.length, p.url]);
+      console.log(table(rows));
+      if (r.extraction) console.log(JSON.stringify(r.extraction, null, 2));
+      if (r.report) console.log(`report: ${r.report.html}`);
+    }
+    return EXIT.ok;
+  },
+});
 
-if (isMain(import.meta.url)) runScript(main);
+if (isMain(import.meta.url)) void runCommand(command);

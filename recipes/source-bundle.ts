@@ -8,16 +8,25 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { extractText } from 'unpdf';
-import { fullPageScreenshot, readPage, recordHar, savePdf, toPageLike } from '../src/index.js';
+import {
+  defineCommand,
+  EXIT,
+  fullPageScreenshot,
+  readPage,
+  recordHar,
+  runCommand,
+  savePdf,
+  toPageLike,
+  UsageError,
+} from '../src/index.js';
 import type { AnyPage, FullPageResult, PageMetadata } from '../src/index.js';
 import { writeReport } from './report.js';
 import type { ReportFiles } from './report.js';
 import { openPage } from './support/evidence.js';
 import { openRuntime } from './support/runtime.js';
 import type { RuntimeOptions } from './support/runtime.js';
-import { isMain, runScript, table } from './support/script.js';
+import { isMain, table } from './support/script.js';
 
 /** What `meta.json` holds. */
 export interface BundleMeta {
@@ -227,37 +236,39 @@ async function pdfText(bytes: Buffer): Promise<string> {
   return text;
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      out: { type: 'string', default: 'bundles' },
-      report: { type: 'boolean', default: false },
-      pool: { type: 'string', default: '2' },
-    },
-  });
-  if (positionals.length === 0) {
-    console.error('usage: npx tsx recipes/source-bundle.ts <url>... [--out bundles] [--report]');
-    return 2;
-  }
-  const { bundles, report } = await sourceBundle(positionals, {
-    outDir: values.out,
-    report: values.report,
-    poolSize: Number(values.pool),
-  });
-  const rows: unknown[][] = [['state', 'status', 'screenshot', 'ms', 'folder']];
-  for (const b of bundles) {
-    rows.push([
-      b.meta.state,
-      b.meta.status ?? '',
-      b.meta.screenshot.mode,
-      b.timings['total'],
-      b.dir,
-    ]);
-  }
-  console.log(table(rows));
-  if (report) console.log(`report: ${report.html}`);
-  return bundles.every((b) => b.meta.state === 'ok') ? 0 : 1;
-}
+const command = defineCommand({
+  name: 'source-bundle',
+  program: 'tsx recipes/source-bundle.ts',
+  summary: 'everything about a page at one moment, one folder per page',
+  usage: 'npx tsx recipes/source-bundle.ts <url>... [--out bundles] [--report]',
+  positionals: true,
+  options: {
+    out: { type: 'string', arg: '<dir>', help: 'parent of the bundle folders (default bundles)' },
+    report: { type: 'boolean', help: 'also write report.html and report.json into --out' },
+    pool: { type: 'string', arg: '<n>', help: 'browser sessions working at once (default 2)' },
+  },
+  examples: ['npx tsx recipes/source-bundle.ts https://example.com/article --report'],
+  async run({ values, positionals }) {
+    if (positionals.length === 0) throw new UsageError('source-bundle: give URLs (--help)');
+    const { bundles, report } = await sourceBundle(positionals, {
+      outDir: values.out ?? 'bundles',
+      report: values.report === true,
+      poolSize: Number(values.pool ?? '2'),
+    });
+    const rows: unknown[][] = [['state', 'status', 'screenshot', 'ms', 'folder']];
+    for (const b of bundles) {
+      rows.push([
+        b.meta.state,
+        b.meta.status ?? '',
+        b.meta.screenshot.mode,
+        b.timings['total'],
+        b.dir,
+      ]);
+    }
+    console.log(table(rows));
+    if (report) console.log(`report: ${report.html}`);
+    return bundles.every((b) => b.meta.state === 'ok') ? EXIT.ok : EXIT.failure;
+  },
+});
 
-if (isMain(import.meta.url)) runScript(main);
+if (isMain(import.meta.url)) void runCommand(command);

@@ -7,8 +7,7 @@
  * when the score is below `--min-score` or a claim is contradicted, 2 on bad usage.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { SvcError } from '../src/index.js';
+import { defineCommand, EXIT, runCommand, SvcError, UsageError } from '../src/index.js';
 import type { ChatCompletionResponse } from '../src/index.js';
 import { citeAndCapture } from './cite-and-capture.js';
 import type {
@@ -16,7 +15,7 @@ import type {
   CiteAndCaptureOptions,
   CiteAndCaptureResult,
 } from './cite-and-capture.js';
-import { citationTable, isMain, runScript } from './support/script.js';
+import { citationTable, isMain } from './support/script.js';
 
 /** Options of {@link verifyAnswer}: those of citeAndCapture, with other defaults. */
 export interface VerifyAnswerOptions extends CiteAndCaptureOptions {
@@ -80,53 +79,58 @@ async function readInput(file: string): Promise<ChatCompletionResponse | AnswerI
   return JSON.parse(text) as ChatCompletionResponse | AnswerInput;
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      'min-score': { type: 'string', default: '1' },
-      'allow-contradicted': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      screenshots: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      pool: { type: 'string', default: '2' },
-      help: { type: 'boolean', default: false },
+const command = defineCommand({
+  name: 'verify-answer',
+  program: 'tsx recipes/verify-answer.ts',
+  summary: "checks an answer's citations on their pages and scores it",
+  usage: 'npx tsx recipes/verify-answer.ts completion.json [--min-score 0.8] [--json]',
+  positionals: true,
+  options: {
+    'min-score': {
+      type: 'string',
+      arg: '<s>',
+      help: 'share of citations that must be supported (default 1)',
     },
-  });
-  const file = positionals[0];
-  if (!file || values.help) {
-    console.error(
-      'usage: npx tsx recipes/verify-answer.ts completion.json [--min-score 0.8] [--json]\n' +
-        '  completion.json: a chat completion, or {"answer": "...[1].", "citations": ["https://..."]}\n' +
-        '  exits 1 when the score is below --min-score or a page contradicts a claim\n' +
-        '  (--allow-contradicted: only the score decides)',
-    );
-    return 2;
-  }
-  const result = await verifyAnswer(await readInput(file), {
-    minScore: Number(values['min-score']),
-    allowContradicted: values['allow-contradicted'],
-    screenshots: values.screenshots,
-    report: values.out !== undefined,
-    outDir: values.out,
-    poolSize: Number(values.pool),
-  });
-  if (values.json) {
-    const { citations, ...rest } = result;
-    const slim = citations.map(({ screenshots: _s, ...c }) => c);
-    console.log(JSON.stringify({ ...rest, citations: slim }, null, 2));
-  } else {
-    console.log(citationTable(result.citations, result.summary));
-    const s = result.summary;
-    console.log(
-      result.passed
-        ? 'PASS'
-        : s.score < result.minScore
-          ? `FAIL: score ${s.score} < ${result.minScore}`
-          : `FAIL: ${s.contradicted} claim(s) contradicted by their page`,
-    );
-  }
-  return result.passed ? 0 : 1;
-}
+    'allow-contradicted': {
+      type: 'boolean',
+      help: 'only the score decides (default: a contradicted claim fails)',
+    },
+    screenshots: { type: 'boolean', help: 'also shoot each passage' },
+    out: { type: 'string', arg: '<dir>', help: 'write report.html and report.json here' },
+    pool: { type: 'string', arg: '<n>', help: 'browser sessions working at once (default 2)' },
+  },
+  json: 'print the result as JSON',
+  notes: `completion.json: a chat completion, or {"answer": "...[1].", "citations": ["https://..."]}.
+Exits 1 when the score is below --min-score or a page contradicts a claim.`,
+  examples: ['npx tsx recipes/verify-answer.ts answer.json --min-score 0.8'],
+  async run({ values, positionals, json }) {
+    const file = positionals[0];
+    if (!file) throw new UsageError('verify-answer: give a completion file (--help)');
+    const result = await verifyAnswer(await readInput(file), {
+      minScore: Number(values['min-score'] ?? '1'),
+      allowContradicted: values['allow-contradicted'] === true,
+      screenshots: values.screenshots === true,
+      report: values.out !== undefined,
+      outDir: values.out,
+      poolSize: Number(values.pool ?? '2'),
+    });
+    if (json) {
+      const { citations, ...rest } = result;
+      const slim = citations.map(({ screenshots: _s, ...c }) => c);
+      console.log(JSON.stringify({ ...rest, citations: slim }, null, 2));
+    } else {
+      console.log(citationTable(result.citations, result.summary));
+      const s = result.summary;
+      console.log(
+        result.passed
+          ? 'PASS'
+          : s.score < result.minScore
+            ? `FAIL: score ${s.score} < ${result.minScore}`
+            : `FAIL: ${s.contradicted} claim(s) contradicted by their page`,
+      );
+    }
+    return result.passed ? EXIT.ok : EXIT.failure;
+  },
+});
 
-if (isMain(import.meta.url)) runScript(main);
+if (isMain(import.meta.url)) void runCommand(command);

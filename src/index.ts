@@ -155,3 +155,16 @@ export type {
   Analysis as ClaimAnalysis,
   Quantity,
 } from './verify/index.js';
+
+// The command framework of `svc`, for scripts that want the same flags, help and exit codes.
+export { defineCommand, runCommand } from './cli/command.js';
+export type {
+  Command,
+  CommandContext,
+  CommandSpec,
+  OptionSpec,
+  OptionSpecs,
+  OptionValues,
+  SessionsOptions,
+} from './cli/command.js';
+export { EXIT, UsageError } from './cli/common.js';

@@ -1,4 +1,4 @@
-/** Helpers for running a recipe file as a script: entry detection, tables, exit codes. */
+/** Helpers for running a recipe file as a script: entry detection and tables. */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CitationCheck, EvidenceSummary } from './types.js';
@@ -48,17 +48,4 @@ export function citationTable(checks: readonly CitationCheck[], summary: Evidenc
   }
   const s = summary;
   return `${table(rows)}\n\nsupported ${s.supported}, contradicted ${s.contradicted}, not_found ${s.not_found}, blocked ${s.blocked}, unreachable ${s.unreachable} of ${s.total}; score ${s.score}`;
-}
-
-/** Runs a script's main, printing the error and exiting 1 when it throws. */
-export function runScript(main: () => Promise<number | void>): void {
-  main().then(
-    (code) => {
-      process.exitCode = code ?? 0;
-    },
-    (error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-      process.exitCode = 1;
-    },
-  );
 }

@@ -1,63 +1,62 @@
 #!/usr/bin/env node
+import type { Command } from './command.js';
+import { runCommand } from './command.js';
 import { EXIT } from './common.js';
-import { printError } from './output.js';
-
-type Run = (argv: string[]) => Promise<number>;
 
 // Commands load on demand: `svc --help` or a usage error must not pay for SQLite, the answer
 // engine or Chromium code.
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Run> }> = {
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   serve: {
     summary: 'run the embedded service on loopback',
-    load: async () => (await import('./commands/serve.js')).runServe,
+    load: async () => (await import('./commands/serve.js')).serveCommand,
   },
   index: {
     summary: 'add files, folders and web pages to the local index',
-    load: async () => (await import('./commands/index.js')).runIndex,
+    load: async () => (await import('./commands/index.js')).indexCommand,
   },
   ask: {
     summary: 'an answer with numbered citations, streamed; --capture for evidence',
-    load: async () => (await import('./commands/ask.js')).runAsk,
+    load: async () => (await import('./commands/ask.js')).askCommand,
   },
   search: {
     summary: 'ranked search results, no language model',
-    load: async () => (await import('./commands/search.js')).runSearch,
+    load: async () => (await import('./commands/search.js')).searchCommand,
   },
   research: {
     summary: 'a deep-research job, polled until done, resumable',
-    load: async () => (await import('./commands/research.js')).runResearch,
+    load: async () => (await import('./commands/research.js')).researchCommand,
   },
   verify: {
     summary: "an answer's citations checked on their pages and scored (a CI gate)",
-    load: async () => (await import('./commands/verify.js')).runVerify,
+    load: async () => (await import('./commands/verify.js')).verifyCommand,
   },
   scrape: {
     summary: 'search, then read the top results as Markdown; --schema extracts',
-    load: async () => (await import('./commands/scrape.js')).runScrape,
+    load: async () => (await import('./commands/scrape.js')).scrapeCommand,
   },
   bundle: {
     summary: 'archive pages: Markdown, HTML, PNG, PDF, HAR and timings per URL',
-    load: async () => (await import('./commands/bundle.js')).runBundle,
+    load: async () => (await import('./commands/bundle.js')).bundleCommand,
   },
   embed: {
     summary: 'embeddings of texts and their similarity matrix',
-    load: async () => (await import('./commands/embed.js')).runEmbed,
+    load: async () => (await import('./commands/embed.js')).embedCommand,
   },
   sessions: {
     summary: 'list, create and stop browser sessions (ls|create|rm)',
-    load: async () => (await import('./commands/sessions.js')).runSessions,
+    load: async () => (await import('./commands/sessions.js')).sessionsCommand,
   },
   contexts: {
     summary: 'saved browser contexts sessions start from (ls|create|rm)',
-    load: async () => (await import('./commands/contexts.js')).runContexts,
+    load: async () => (await import('./commands/contexts.js')).contextsCommand,
   },
   keys: {
     summary: 'create, list and revoke API keys of the embedded service',
-    load: async () => (await import('./commands/keys.js')).runKeys,
+    load: async () => (await import('./commands/keys.js')).keysCommand,
   },
   mcp: {
     summary: 'serve the tools to agents over MCP (stdio, or --http)',
-    load: async () => (await import('./commands/mcp.js')).runMcp,
+    load: async () => (await import('./commands/mcp.js')).mcpCommand,
   },
 };
 
@@ -98,7 +97,12 @@ Examples:
   svc keys create --user alice
 `;
 
-async function main(argv: string[]): Promise<number> {
+/** The `svc` dispatcher: `--version`, the main help, or the named command. */
+const svc: Pick<Command, 'run'> = {
+  run: async (argv) => main(argv),
+};
+
+async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v' || name === 'version') {
     process.stdout.write(`${await packageVersion()}\n`);
@@ -113,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`svc: unknown command '${name}'\n\n${HELP}`);
     return EXIT.usage;
   }
-  return (await command.load())(rest);
+  return (await command.load()).run(rest);
 }
 
 /** The version in package.json, found from this file in the source tree or in `dist/`. */
@@ -133,11 +137,4 @@ async function packageVersion(): Promise<string> {
   return 'unknown';
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.exitCode = printError(error);
-  },
-);
+void runCommand(svc);

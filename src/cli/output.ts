@@ -8,21 +8,7 @@ import {
   PermissionDeniedError,
   ValidationError,
 } from '../errors.js';
-import { EXIT, UsageError } from './common.js';
-
-/**
- * Exit codes of `svc`: those of {@link EXIT} plus `unavailable` (3), for "the service could not be
- * reached or refused the key", so scripts can tell a broken setup from a failed piece of work, and
- * `interrupted` (130, the shell's code for SIGINT) when Ctrl-C stopped the work.
- */
-export const EXIT_CODES = { ...EXIT, unavailable: 3, interrupted: 130 } as const;
-
-/**
- * The service could not be used at all (not configured, unreachable, key refused): exit code 3.
- */
-export class UnavailableError extends Error {
-  override name = 'UnavailableError';
-}
+import { EXIT, UnavailableError, UsageError } from './common.js';
 
 /** A writable text stream, with the TTY bits the progress bar needs. */
 export interface OutStream {
@@ -228,26 +214,31 @@ export function printJsonLine(value: unknown): void {
  * (the CLI aborts requests only on Ctrl-C), else 1.
  */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return EXIT_CODES.usage;
-  if (error instanceof AbortError) return EXIT_CODES.interrupted;
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof AbortError) return EXIT.interrupted;
   if (
     error instanceof UnavailableError ||
     error instanceof ConnectionError ||
     error instanceof AuthenticationError ||
     error instanceof PermissionDeniedError
   ) {
-    return EXIT_CODES.unavailable;
+    return EXIT.unavailable;
   }
-  return EXIT_CODES.failure;
+  return EXIT.failure;
 }
 
 /**
- * Prints an error to stderr as `svc: <message>`, a `ValidationError`'s issues as `  loc: msg`
- * lines, and a hint for the unavailable case; returns the exit code ({@link exitCodeFor}).
+ * Prints an error to stderr as `svc: <message>` (or `<prefix>: <message>`), a `ValidationError`'s
+ * issues as `  loc: msg` lines, and a hint for the unavailable case; returns the exit code
+ * ({@link exitCodeFor}).
  */
-export function printError(error: unknown, stream: OutStream = process.stderr): number {
+export function printError(
+  error: unknown,
+  stream: OutStream = process.stderr,
+  prefix = 'svc',
+): number {
   const message = error instanceof Error ? error.message : String(error);
-  stream.write(`svc: ${message}\n`);
+  stream.write(`${prefix}: ${message}\n`);
   if (error instanceof ValidationError) {
     for (const issue of error.detail) {
       const loc = issue.loc.filter((part, i) => !(i === 0 && part === 'body')).join('.');
@@ -255,15 +246,15 @@ export function printError(error: unknown, stream: OutStream = process.stderr): 
     }
   }
   const code = exitCodeFor(error);
-  if (code === EXIT_CODES.unavailable && !(error instanceof UnavailableError)) {
+  if (code === EXIT.unavailable && !(error instanceof UnavailableError)) {
     stream.write(
       process.env.SVC_BASE_URL
-        ? `svc: check SVC_BASE_URL (${process.env.SVC_BASE_URL}) and SVC_API_KEY\n`
-        : 'svc: the embedded service did not answer\n',
+        ? `${prefix}: check SVC_BASE_URL (${process.env.SVC_BASE_URL}) and SVC_API_KEY\n`
+        : `${prefix}: the embedded service did not answer\n`,
     );
   }
   if (error instanceof ChromiumNotFoundError) {
-    stream.write('svc: URL inputs need Chromium; local files index without it\n');
+    stream.write(`${prefix}: URL inputs need Chromium; local files index without it\n`);
   }
   return code;
 }
@@ -348,4 +339,9 @@ export function rangeOption(
     );
   }
   return n;
+}
+
+/** Unix seconds as `YYYY-MM-DD HH:MM:SS` (UTC), the time column of the `svc` tables. */
+export function formatTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 }

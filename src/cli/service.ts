@@ -9,7 +9,9 @@ import * as indexEngine from '../server/engines/index/index.js';
 import type { IndexedDocument } from '../server/engines/index/index.js';
 import * as storage from '../server/storage.js';
 import type { RunningServer } from '../server/index.js';
-import { UnavailableError } from './output.js';
+import { UnavailableError } from './common.js';
+import { formatSources } from './output.js';
+import type { SourceEntry } from './output.js';
 
 /** Options of {@link openService}. */
 export interface ServiceOptions {
@@ -127,48 +129,6 @@ export function hintIfIndexEmpty(service: Service): boolean {
   return true;
 }
 
-/**
- * Runs `work` with an open service and always closes it, also when `work` throws. The signal
- * aborts on the first SIGINT/SIGTERM so the command can stop its requests and clean up; a second
- * one exits at once with 130.
- * @example
- * return withService({ dataDir }, async ({ client }, signal) => { ... });
- */
-export async function withService<T>(
-  options: ServiceOptions,
-  work: (service: Service, signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const service = await openService(options);
-  const interrupt = untilSignal();
-  try {
-    return await work(service, interrupt.signal);
-  } finally {
-    interrupt.dispose();
-    await service.close();
-  }
-}
-
-/**
- * A signal aborted by the first SIGINT or SIGTERM, so a command can stop its requests and release
- * what it holds; a second one exits at once with 130. `dispose()` removes the handlers.
- */
-export function untilSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (): void => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort(new Error('interrupted'));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
-
 function once(fn: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
   return () => (done ??= fn());
@@ -187,4 +147,22 @@ export function displayLocation(service: Service, url: string): string {
   const doc = service.document(id);
   if (doc === null) return url;
   return /^https?:\/\//i.test(doc.url) ? doc.url : doc.source;
+}
+
+/**
+ * Writes the numbered sources block of an answer to stdout, each location through
+ * {@link displayLocation}.
+ */
+export function printSources(
+  service: Service,
+  answer: {
+    citations?: readonly string[] | null | undefined;
+    search_results?: readonly SourceEntry[] | null | undefined;
+  },
+): void {
+  process.stdout.write(
+    formatSources(answer.citations ?? [], answer.search_results ?? [], (url) =>
+      displayLocation(service, url),
+    ),
+  );
 }

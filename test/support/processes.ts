@@ -30,16 +30,3 @@ export function processesMentioning(needle: string): number[] {
   }
   return pids;
 }
-
-/** Polls `check` every 50 ms until it holds or `timeoutMs` passes; returns its last answer. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}

@@ -1,14 +1,13 @@
-import { parseArgs } from 'node:util';
 import type { Client, ChatStreamSources } from '../../client/index.js';
 import { CHAT_MODELS, SEARCH_RECENCY_FILTERS } from '../../protocol/index.js';
 import type { ChatCompletionRequest, ChatCompletionResponse } from '../../protocol/index.js';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
-import { choiceOption, formatSources, messageText, printJson, printJsonLine } from '../output.js';
-import { displayLocation, hintIfIndexEmpty, withService } from '../service.js';
+import { defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
+import { choiceOption, messageText, printJson, printJsonLine } from '../output.js';
+import { displayLocation, hintIfIndexEmpty, printSources } from '../service.js';
 import type { Service } from '../service.js';
 import {
   BROWSER_FLAGS,
-  BROWSER_HELP,
   browserOptions,
   captureProgress,
   printCaptureResult,
@@ -16,43 +15,7 @@ import {
   untilAborted,
   whileLive,
 } from './capture.js';
-import type { BrowserOptions } from './capture.js';
-
-const HELP = `svc ask: an answer with numbered citations, streamed as it is written
-
-Usage: svc ask <question...> [options]
-       svc ask <question...> --capture [--out <dir>] [--pool <n>] [--driver <d>] [--json]
-
-Options:
-  --model <m>         ${CHAT_MODELS.join(', ')} (default core)
-  --domain <d>        search only this domain; repeat for several; -d excludes one
-  --recency <r>       hour, day, week, month or year
-  --stream            with --json: print every stream event as one JSON line (NDJSON)
-  --json              print the final completion as JSON instead of text (with --capture: the
-                      evidence result, screenshots as file paths)
-  --capture           visit every cited page, find the passage supporting each [n], highlight
-                      and screenshot it; end with a verdict table and an HTML/JSON report
-  --out <dir>         with --capture: where report.html, report.json and the screenshots go
-                      (default out)
-${BROWSER_HELP}
-  --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
-  -h, --help          this help
-
-The answer streams to stdout as it arrives; its [n] markers refer to the numbered sources printed
-after it. Without SVC_BASE_URL the embedded service answers from the local index (see svc index).
-
-With --capture, cited pages start loading in Chromium while the answer is still arriving; each
-citation ends supported, contradicted (the page states a different fact: the conflict is shown
-and highlighted in red), not_found, blocked (challenge or login page) or unreachable. The exit
-code is 0 whenever the run completed, whatever the verdicts: use svc verify to gate on grounding.
-
-Examples:
-  svc ask what limits the cycle life of LFP cells
-  svc ask "how does FTS5 rank results" --model core-pro --domain sqlite.org
-  svc ask what is new in grid storage --recency month --json | jq -r '.choices[0].message.content'
-  svc ask how does the recycling plant recover lithium --capture --out evidence --pool 4
-  svc ask "what limits LFP cycle life" --capture --driver puppeteer --json > evidence.json
-`;
+import type { CaptureFlags } from './capture.js';
 
 /** Options of {@link streamAnswer}. */
 export interface StreamAnswerOptions {
@@ -87,73 +50,100 @@ export async function streamAnswer(
 }
 
 /** `svc ask <question...>`: streams the answer, then prints the numbered sources. */
-export async function runAsk(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('ask', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        model: { type: 'string' },
-        domain: { type: 'string', multiple: true },
-        recency: { type: 'string' },
-        stream: { type: 'boolean' },
-        json: { type: 'boolean' },
-        capture: { type: 'boolean' },
-        out: { type: 'string' },
-        ...BROWSER_FLAGS,
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
-  const question = positionals.join(' ').trim();
-  if (question === '') throw new UsageError('ask: give a question (svc ask --help)');
-  const model = choiceOption('ask', 'model', values.model, CHAT_MODELS) ?? 'core';
-  const recency = choiceOption('ask', 'recency', values.recency, SEARCH_RECENCY_FILTERS);
-  const browser = browserOptions('ask', values);
-  if (values.capture) {
-    // The recipe asks the question itself (to start loading pages mid-stream) with no filters.
-    for (const flag of ['domain', 'recency', 'stream'] as const) {
-      if (values[flag] !== undefined) {
-        throw new UsageError(`ask: --${flag} cannot be combined with --capture`);
+export const askCommand = defineCommand({
+  name: 'ask',
+  summary: 'an answer with numbered citations, streamed as it is written',
+  usage: [
+    'svc ask <question...> [options]',
+    'svc ask <question...> --capture [--out <dir>] [--pool <n>] [--driver <d>] [--json]',
+  ],
+  positionals: true,
+  options: {
+    model: { type: 'string', arg: '<m>', help: `${CHAT_MODELS.join(', ')} (default core)` },
+    domain: {
+      type: 'string',
+      multiple: true,
+      arg: '<d>',
+      help: 'search only this domain; repeat for several; -d excludes one',
+    },
+    recency: { type: 'string', arg: '<r>', help: 'hour, day, week, month or year' },
+    stream: {
+      type: 'boolean',
+      help: 'with --json: print every stream event as one JSON line (NDJSON)',
+    },
+    capture: {
+      type: 'boolean',
+      help: 'visit every cited page, find the passage supporting each [n], highlight\nand screenshot it; end with a verdict table and an HTML/JSON report',
+    },
+    out: {
+      type: 'string',
+      arg: '<dir>',
+      help: 'with --capture: where report.html, report.json and the screenshots go\n(default out)',
+    },
+    ...BROWSER_FLAGS,
+  },
+  json: 'print the final completion as JSON instead of text (with --capture: the\nevidence result, screenshots as file paths)',
+  dataDir: true,
+  notes: `The answer streams to stdout as it arrives; its [n] markers refer to the numbered sources printed
+after it. Without SVC_BASE_URL the embedded service answers from the local index (see svc index).
+
+With --capture, cited pages start loading in Chromium while the answer is still arriving; each
+citation ends supported, contradicted (the page states a different fact: the conflict is shown
+and highlighted in red), not_found, blocked (challenge or login page) or unreachable. The exit
+code is 0 whenever the run completed, whatever the verdicts: use svc verify to gate on grounding.`,
+  examples: [
+    'svc ask what limits the cycle life of LFP cells',
+    'svc ask "how does FTS5 rank results" --model core-pro --domain sqlite.org',
+    "svc ask what is new in grid storage --recency month --json | jq -r '.choices[0].message.content'",
+    'svc ask how does the recycling plant recover lithium --capture --out evidence --pool 4',
+    'svc ask "what limits LFP cycle life" --capture --driver puppeteer --json > evidence.json',
+  ],
+  async run(ctx) {
+    const { values, positionals } = ctx;
+    const question = positionals.join(' ').trim();
+    if (question === '') throw new UsageError('ask: give a question (svc ask --help)');
+    const model = choiceOption('ask', 'model', values.model, CHAT_MODELS) ?? 'core';
+    const recency = choiceOption('ask', 'recency', values.recency, SEARCH_RECENCY_FILTERS);
+    const browser = browserOptions('ask', values);
+    if (values.capture) {
+      // The recipe asks the question itself (to start loading pages mid-stream) with no filters.
+      for (const flag of ['domain', 'recency', 'stream'] as const) {
+        if (values[flag] !== undefined) {
+          throw new UsageError(`ask: --${flag} cannot be combined with --capture`);
+        }
+      }
+    } else {
+      for (const flag of ['out', 'pool', 'driver'] as const) {
+        if (values[flag] !== undefined) throw new UsageError(`ask: --${flag} needs --capture`);
       }
     }
-  } else {
-    for (const flag of ['out', 'pool', 'driver'] as const) {
-      if (values[flag] !== undefined) throw new UsageError(`ask: --${flag} needs --capture`);
+    if (values.stream && !ctx.json) {
+      process.stderr.write('svc: ask: --stream only changes --json output; text always streams\n');
     }
-  }
-  if (values.stream && !values.json) {
-    process.stderr.write('svc: ask: --stream only changes --json output; text always streams\n');
-  }
-  const params: ChatCompletionRequest = {
-    model,
-    messages: [{ role: 'user', content: question }],
-    ...(values.domain !== undefined && { search_domain_filter: values.domain }),
-    ...(recency !== undefined && { search_recency_filter: recency }),
-  };
+    const params: ChatCompletionRequest = {
+      model,
+      messages: [{ role: 'user', content: question }],
+      ...(values.domain !== undefined && { search_domain_filter: values.domain }),
+      ...(recency !== undefined && { search_recency_filter: recency }),
+    };
 
-  return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    const service = await ctx.service();
+    const signal = ctx.signal;
     hintIfIndexEmpty(service);
     if (values.capture) {
       return askWithCapture(service, signal, question, model, {
         ...browser,
         outDir: values.out,
-        json: values.json === true,
+        json: ctx.json,
       });
     }
     const { client } = service;
-    if (values.json && values.stream) {
+    if (ctx.json && values.stream) {
       const stream = await client.chat.completions.create({ ...params, stream: true }, { signal });
       for await (const event of stream) printJsonLine(event);
       return EXIT.ok;
     }
-    if (values.json) {
+    if (ctx.json) {
       printJson(await client.chat.completions.create(params, { signal }));
       return EXIT.ok;
     }
@@ -171,20 +161,10 @@ export async function runAsk(argv: string[]): Promise<number> {
       process.stdout.write(shown);
     }
     process.stdout.write(shown.endsWith('\n') ? '\n' : '\n\n');
-    process.stdout.write(
-      formatSources(completion.citations ?? [], completion.search_results ?? [], (url) =>
-        displayLocation(service, url),
-      ),
-    );
+    printSources(service, completion);
     return EXIT.ok;
-  });
-}
-
-/** Options of {@link askWithCapture}. */
-interface CaptureFlags extends BrowserOptions {
-  outDir: string | undefined;
-  json: boolean;
-}
+  },
+});
 
 /** `svc ask --capture`: citeAndCapture over the service, with progress and a verdict table. */
 async function askWithCapture(
@@ -201,7 +181,11 @@ async function askWithCapture(
     locate: (url: string) => displayLocation(service, url),
   };
   const progress = new RecipeProgress('citations');
-  const { json: _json, outDir, ...browser } = flags;
+  const { outDir, poolSize, driver } = flags;
+  const browser = {
+    ...(poolSize !== undefined && { poolSize }),
+    ...(driver !== undefined && { driver }),
+  };
   try {
     const result = await untilAborted(
       citeAndCapture(question, {

@@ -1,106 +1,88 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Bundle } from '../../../recipes/index.js';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import { defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
 import { printTable, rangeOption } from '../output.js';
-import {
-  BROWSER_FLAGS,
-  BROWSER_HELP,
-  browserOptions,
-  evidenceJson,
-  RecipeProgress,
-} from './capture.js';
+import { BROWSER_FLAGS, browserOptions, evidenceJson, RecipeProgress } from './capture.js';
 
 /** Where `svc bundle` writes its folders unless `--out` says otherwise. */
 export const BUNDLE_OUT_DIR = 'bundles';
 
-const HELP = `svc bundle: everything about a page at one moment, one folder per page
-
-Usage: svc bundle <url...> [options]
-
-Options:
-  --out <dir>         parent of the bundle folders (default ${BUNDLE_OUT_DIR})
-  --max-height <px>   tallest page shot in full, 1000..100000; taller pages fall back to the
-                      viewport, with a note (default 15000)
-  --report            also write report.html and report.json into --out
-  --json              print the bundles as JSON (folder, files, meta, timings)
-${BROWSER_HELP}
-  -h, --help          this help
-
-Each folder holds page.md (the main content as Markdown), page.html (the DOM after load),
+/** `svc bundle <url...>`: sourceBundle per URL; prints the folders and their files. */
+export const bundleCommand = defineCommand({
+  name: 'bundle',
+  summary: 'everything about a page at one moment, one folder per page',
+  usage: 'svc bundle <url...> [options]',
+  positionals: true,
+  options: {
+    out: {
+      type: 'string',
+      arg: '<dir>',
+      help: `parent of the bundle folders (default ${BUNDLE_OUT_DIR})`,
+    },
+    'max-height': {
+      type: 'string',
+      arg: '<px>',
+      help: 'tallest page shot in full, 1000..100000; taller pages fall back to the\nviewport, with a note (default 15000)',
+    },
+    report: { type: 'boolean', help: 'also write report.html and report.json into --out' },
+    ...BROWSER_FLAGS,
+  },
+  json: 'print the bundles as JSON (folder, files, meta, timings)',
+  notes: `Each folder holds page.md (the main content as Markdown), page.html (the DOM after load),
 full.png (the full page, scrolled first so lazy content loads), page.pdf (the print, or the
 original PDF), page.har (every request), timings.json and meta.json (status, final URL, content
 hash, how the screenshot was taken). Usable as test attachments or an archive of a source.
 Only Chromium is needed: no service is started.
 
 Exit: 0 every page was read, 1 some page was blocked or unreachable (its folder says why),
-2 bad usage.
-
-Examples:
-  svc bundle https://example.com/article
-  svc bundle https://example.com/a https://example.com/b.pdf --out evidence --pool 2
-  svc bundle http://127.0.0.1:8080/report.html --json | jq -r '.bundles[].dir'
-`;
-
-/** `svc bundle <url...>`: sourceBundle per URL; prints the folders and their files. */
-export async function runBundle(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('bundle', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        out: { type: 'string' },
-        'max-height': { type: 'string' },
-        report: { type: 'boolean' },
-        json: { type: 'boolean' },
-        ...BROWSER_FLAGS,
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
-  if (positionals.length === 0)
-    throw new UsageError('bundle: give one or more URLs (svc bundle --help)');
-  for (const url of positionals) {
-    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
-      throw new UsageError(`bundle: not an http(s) URL: '${url}'`);
+2 bad usage.`,
+  examples: [
+    'svc bundle https://example.com/article',
+    'svc bundle https://example.com/a https://example.com/b.pdf --out evidence --pool 2',
+    "svc bundle http://127.0.0.1:8080/report.html --json | jq -r '.bundles[].dir'",
+  ],
+  async run(ctx) {
+    const { values, positionals } = ctx;
+    if (positionals.length === 0)
+      throw new UsageError('bundle: give one or more URLs (svc bundle --help)');
+    for (const url of positionals) {
+      if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+        throw new UsageError(`bundle: not an http(s) URL: '${url}'`);
+      }
     }
-  }
-  const maxHeight = rangeOption('bundle', 'max-height', values['max-height'], 1000, 100_000);
-  const browser = browserOptions('bundle', values);
-  const outDir = values.out ?? BUNDLE_OUT_DIR;
+    const maxHeight = rangeOption('bundle', 'max-height', values['max-height'], 1000, 100_000);
+    const browser = browserOptions('bundle', values);
+    const outDir = values.out ?? BUNDLE_OUT_DIR;
 
-  const { sourceBundle } = await import('../../../recipes/index.js');
-  const progress = new RecipeProgress('bundles');
-  progress.start();
-  let result;
-  try {
-    result = await sourceBundle(positionals, {
-      ...browser,
-      outDir,
-      ...(maxHeight !== undefined && { maxScreenshotHeight: maxHeight }),
-      ...(values.report && { report: true }),
-      onProgress: (bundle, done, total) =>
-        progress.update(done, total, `${bundle.meta.state} ${bundle.url}`),
-    });
-  } finally {
-    progress.finish();
-  }
-  const { bundles, report } = result;
-  const code = bundles.every((b) => b.meta.state === 'ok') ? EXIT.ok : EXIT.failure;
-  if (values.json) {
-    process.stdout.write(evidenceJson(result));
+    const { sourceBundle } = await import('../../../recipes/index.js');
+    const progress = new RecipeProgress('bundles');
+    progress.start();
+    let result;
+    try {
+      result = await sourceBundle(positionals, {
+        ...browser,
+        outDir,
+        ...(maxHeight !== undefined && { maxScreenshotHeight: maxHeight }),
+        ...(values.report && { report: true }),
+        onProgress: (bundle, done, total) =>
+          progress.update(done, total, `${bundle.meta.state} ${bundle.url}`),
+      });
+    } finally {
+      progress.finish();
+    }
+    const { bundles, report } = result;
+    const code = bundles.every((b) => b.meta.state === 'ok') ? EXIT.ok : EXIT.failure;
+    if (ctx.json) {
+      process.stdout.write(evidenceJson(result));
+      return code;
+    }
+    for (const b of bundles) printBundle(b);
+    if (report) process.stdout.write(`Report: ${report.html}\n`);
     return code;
-  }
-  for (const b of bundles) printBundle(b);
-  if (report) process.stdout.write(`Report: ${report.html}\n`);
-  return code;
-}
+  },
+});
 
 /** One bundle: its folder and state, then a table of its files with sizes and notes. */
 function printBundle(b: Bundle): void {

@@ -9,6 +9,7 @@ import type {
   CiteProgress,
   EvidenceSummary,
 } from '../../../recipes/index.js';
+import type { OptionSpecs } from '../command.js';
 import { choiceOption, printTable, ProgressBar, rangeOption } from '../output.js';
 
 /** Libraries a session can be driven with. */
@@ -17,15 +18,25 @@ export const DRIVERS = ['playwright', 'puppeteer'] as const satisfies readonly D
 /** Largest `--pool`: each session is a Chromium context; more only queue on a small machine. */
 export const MAX_POOL = 16;
 
-/** `parseArgs` specs of the browser flags every evidence command takes. */
+/** The browser flags every evidence command takes (spread into its `options`). */
 export const BROWSER_FLAGS = {
-  pool: { type: 'string' },
-  driver: { type: 'string' },
-} as const;
+  pool: {
+    type: 'string',
+    arg: '<n>',
+    help: `browser sessions working at once, 1..${MAX_POOL} (default 2)`,
+  },
+  driver: {
+    type: 'string',
+    arg: '<d>',
+    help: 'library driving each session: playwright (default) or puppeteer',
+  },
+} as const satisfies OptionSpecs;
 
-/** Help lines of {@link BROWSER_FLAGS}. */
-export const BROWSER_HELP = `  --pool <n>          browser sessions working at once, 1..${MAX_POOL} (default 2)
-  --driver <d>        library driving each session: playwright (default) or puppeteer`;
+/** The flags of an evidence run (`--capture`): browser flags, `--out` and `--json`. */
+export interface CaptureFlags extends BrowserOptions {
+  outDir: string | undefined;
+  json: boolean;
+}
 
 /** Recipe options from the browser flags. */
 export interface BrowserOptions {

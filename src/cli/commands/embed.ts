@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { cosineSimilarity, hammingSimilarity } from '../../client/embedding-math.js';
 import {
   EMBEDDING_ENCODINGS,
@@ -9,72 +8,65 @@ import {
   unpackBits,
 } from '../../protocol/index.js';
 import type { EmbeddingsResponse } from '../../protocol/index.js';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import { defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
 import { choiceOption, formatTable, printJson, rangeOption } from '../output.js';
-import { withService } from '../service.js';
 
 const DEFAULT_MODEL = 'svc-embed-v1-0.6b';
 const SHOWN_VALUES = 8;
 
-const HELP = `svc embed: embeddings of texts, and how similar they are
-
-Usage: svc embed <text>... [options]      (each argument is one text; quote multi-word texts)
-
-Options:
-  --model <m>          ${STANDARD_EMBEDDING_MODELS.join(', ')} (default ${DEFAULT_MODEL})
-  --dimensions <n>     matryoshka dimension, 128..the model's full size (default full)
-  --encoding <e>       ${EMBEDDING_ENCODINGS.join(' or ')} (default base64_int8)
-  --json               print the response, plus the similarity matrix, as JSON
-  --data-dir <dir>     data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
-  -h, --help           this help
-
-Prints each vector's dimension, encoding and first values; for two or more texts, the cosine
-similarity matrix (Hamming similarity for base64_binary).
-
-Examples:
-  svc embed "lithium iron phosphate" "LFP battery" "coral reef bleaching"
-  svc embed "hello world" --dimensions 256 --encoding base64_binary
-  svc embed "a" "b" --json | jq .similarity
-`;
-
 /** `svc embed <text...>`: dims, encoding, first values and the similarity matrix. */
-export async function runEmbed(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('embed', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        model: { type: 'string' },
-        dimensions: { type: 'string' },
-        encoding: { type: 'string' },
-        json: { type: 'boolean' },
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
-  if (positionals.length === 0 || positionals.some((t) => t.trim() === '')) {
-    throw new UsageError('embed: give one or more non-empty texts (svc embed --help)');
-  }
-  const model =
-    choiceOption('embed', 'model', values.model, STANDARD_EMBEDDING_MODELS) ?? DEFAULT_MODEL;
-  const info = EMBEDDING_MODELS[model];
-  const dimensions = rangeOption(
-    'embed',
-    'dimensions',
-    values.dimensions,
-    info.minDimensions,
-    info.dimensions,
-  );
-  const encoding =
-    choiceOption('embed', 'encoding', values.encoding, EMBEDDING_ENCODINGS) ?? 'base64_int8';
+export const embedCommand = defineCommand({
+  name: 'embed',
+  summary: 'embeddings of texts, and how similar they are',
+  usage: 'svc embed <text>... [options]      (each argument is one text; quote multi-word texts)',
+  positionals: true,
+  options: {
+    model: {
+      type: 'string',
+      arg: '<m>',
+      help: `${STANDARD_EMBEDDING_MODELS.join(', ')} (default ${DEFAULT_MODEL})`,
+    },
+    dimensions: {
+      type: 'string',
+      arg: '<n>',
+      help: "matryoshka dimension, 128..the model's full size (default full)",
+    },
+    encoding: {
+      type: 'string',
+      arg: '<e>',
+      help: `${EMBEDDING_ENCODINGS.join(' or ')} (default base64_int8)`,
+    },
+  },
+  json: 'print the response, plus the similarity matrix, as JSON',
+  dataDir: true,
+  notes: `Prints each vector's dimension, encoding and first values; for two or more texts, the cosine
+similarity matrix (Hamming similarity for base64_binary).`,
+  examples: [
+    'svc embed "lithium iron phosphate" "LFP battery" "coral reef bleaching"',
+    'svc embed "hello world" --dimensions 256 --encoding base64_binary',
+    'svc embed "a" "b" --json | jq .similarity',
+  ],
+  async run(ctx) {
+    const { values, positionals } = ctx;
+    if (positionals.length === 0 || positionals.some((t) => t.trim() === '')) {
+      throw new UsageError('embed: give one or more non-empty texts (svc embed --help)');
+    }
+    const model =
+      choiceOption('embed', 'model', values.model, STANDARD_EMBEDDING_MODELS) ?? DEFAULT_MODEL;
+    const info = EMBEDDING_MODELS[model];
+    const dimensions = rangeOption(
+      'embed',
+      'dimensions',
+      values.dimensions,
+      info.minDimensions,
+      info.dimensions,
+    );
+    const encoding =
+      choiceOption('embed', 'encoding', values.encoding, EMBEDDING_ENCODINGS) ?? 'base64_int8';
 
-  return withService({ dataDir: values['data-dir'] }, async ({ client }, signal) => {
+    const { client } = await ctx.service();
+    const signal = ctx.signal;
     const response = await client.embeddings.create(
       {
         model,
@@ -87,7 +79,7 @@ export async function runEmbed(argv: string[]): Promise<number> {
     const dims = dimensions ?? info.dimensions;
     const vectors = decodeAll(response, encoding, dims);
     const similarity = positionals.length > 1 ? similarityMatrix(vectors, encoding, dims) : null;
-    if (values.json) {
+    if (ctx.json) {
       printJson({ ...response, dimensions: dims, encoding_format: encoding, similarity });
       return EXIT.ok;
     }
@@ -114,8 +106,8 @@ export async function runEmbed(argv: string[]): Promise<number> {
       );
     }
     return EXIT.ok;
-  });
-}
+  },
+});
 
 type Vector = Int8Array | Uint8Array;
 

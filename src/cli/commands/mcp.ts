@@ -1,28 +1,44 @@
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import { aborted, defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
 import { rangeOption } from '../output.js';
-import { openService, untilSignal } from '../service.js';
 import type { McpRuntime } from '../mcp/runtime.js';
 
-const HELP = `svc mcp: the toolkit as a Model Context Protocol server, for agents
+/** Defaults of `svc mcp`. Durations in ms. */
+export const MCP_DEFAULTS = { idleTimeout: 600_000 } as const;
 
-Usage:
-  svc mcp                       serve one client over stdio (what MCP clients launch)
-  svc mcp --http <port>         serve clients over Streamable HTTP on 127.0.0.1:<port>/mcp
-
-Options:
-  --http <port>          Streamable HTTP on loopback instead of stdio (0 picks a free port)
-  --token <t>            bearer token HTTP clients must send (default SVC_MCP_TOKEN, else a
-                         new random token, printed once at start)
-  --idle-timeout <ms>    release a browser session unused this long, and close an HTTP
-                         client silent this long (default 600000: 10 minutes)
-  --reports-dir <dir>    keep the evidence reports of verify and cite here (default: a
-                         temporary folder, removed when the server ends)
-  --data-dir <dir>       data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
-  -h, --help             this help
-
-Tools: search, ask, research, verify, cite, browser_open, browser_navigate, browser_snapshot,
+/** `svc mcp [--http <port>]`: runs until the client goes away (stdio) or a signal (both). */
+export const mcpCommand = defineCommand({
+  name: 'mcp',
+  summary: 'the toolkit as a Model Context Protocol server, for agents',
+  usage: [
+    'svc mcp                       serve one client over stdio (what MCP clients launch)',
+    'svc mcp --http <port>         serve clients over Streamable HTTP on 127.0.0.1:<port>/mcp',
+  ],
+  options: {
+    http: {
+      type: 'string',
+      arg: '<port>',
+      help: 'Streamable HTTP on loopback instead of stdio (0 picks a free port)',
+    },
+    token: {
+      type: 'string',
+      arg: '<t>',
+      help: 'bearer token HTTP clients must send (default SVC_MCP_TOKEN, else a\nnew random token, printed once at start)',
+    },
+    'idle-timeout': {
+      type: 'string',
+      arg: '<ms>',
+      help: 'release a browser session unused this long, and close an HTTP\nclient silent this long (default 600000: 10 minutes)',
+    },
+    'reports-dir': {
+      type: 'string',
+      arg: '<dir>',
+      help: 'keep the evidence reports of verify and cite here (default: a\ntemporary folder, removed when the server ends)',
+    },
+  },
+  dataDir: true,
+  notes: `Tools: search, ask, research, verify, cite, browser_open, browser_navigate, browser_snapshot,
 browser_click, browser_type, browser_press, browser_screenshot, browser_extract, browser_close.
 Resources: report://<id>/report.html|json for each report of verify and cite, and
 recording://<session>/recording.json|replay.html for sessions opened with record: true.
@@ -32,64 +48,40 @@ added), with browsers launched on this machine. Browser sessions a client opened
 when it disconnects or goes idle, and when the server ends (stdin closed, SIGINT, SIGTERM).
 
 Client configuration (Claude Desktop and other mcpServers clients):
-  {"mcpServers": {"svc": {"command": "svc", "args": ["mcp"]}}}
+  {"mcpServers": {"svc": {"command": "svc", "args": ["mcp"]}}}`,
+  examples: [
+    'svc mcp',
+    'svc mcp --http 8931',
+    'SVC_MCP_TOKEN=... svc mcp --http 8931 --reports-dir evidence',
+  ],
+  async run(ctx) {
+    const { values } = ctx;
+    const port = rangeOption('mcp', 'http', values.http, 0, 65_535);
+    if (values.token !== undefined && port === undefined) {
+      throw new UsageError('mcp: --token applies to --http');
+    }
+    if (values.token !== undefined && values.token.length < 16) {
+      throw new UsageError('mcp: --token: use at least 16 characters');
+    }
+    const idleTimeout =
+      rangeOption('mcp', 'idle-timeout', values['idle-timeout'], 1_000, 86_400_000) ??
+      MCP_DEFAULTS.idleTimeout;
+    const log = (line: string): void => void process.stderr.write(`svc mcp: ${line}\n`);
 
-Examples:
-  svc mcp
-  svc mcp --http 8931
-  SVC_MCP_TOKEN=... svc mcp --http 8931 --reports-dir evidence
-`;
-
-/** Defaults of `svc mcp`. Durations in ms. */
-export const MCP_DEFAULTS = { idleTimeout: 600_000 } as const;
-
-/** `svc mcp [--http <port>]`: runs until the client goes away (stdio) or a signal (both). */
-export async function runMcp(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('mcp', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        http: { type: 'string' },
-        token: { type: 'string' },
-        'idle-timeout': { type: 'string' },
-        'reports-dir': { type: 'string' },
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
-  if (positionals.length > 0) throw new UsageError(`mcp: unexpected argument '${positionals[0]}'`);
-  const port = rangeOption('mcp', 'http', values.http, 0, 65_535);
-  if (values.token !== undefined && port === undefined) {
-    throw new UsageError('mcp: --token applies to --http');
-  }
-  if (values.token !== undefined && values.token.length < 16) {
-    throw new UsageError('mcp: --token: use at least 16 characters');
-  }
-  const idleTimeout =
-    rangeOption('mcp', 'idle-timeout', values['idle-timeout'], 1_000, 86_400_000) ??
-    MCP_DEFAULTS.idleTimeout;
-  const log = (line: string): void => void process.stderr.write(`svc mcp: ${line}\n`);
-
-  // The MCP handshake does not wait for the service: an agent's host connects, and lists the
-  // tools, while the embedded service starts; tool calls wait for it.
-  const service = openService({ dataDir: values['data-dir'] });
-  service.catch((error: unknown) =>
-    log(`the service could not start: ${(error as Error).message}`),
-  );
-  const { openRuntime } = await import('../mcp/runtime.js');
-  const rt = openRuntime(
-    service.then((s) => s.client),
-    { reportsDir: values['reports-dir'], idleTimeout, log },
-  );
-  const signal = untilSignal();
-  try {
+    // The MCP handshake does not wait for the service: an agent's host connects, and lists the
+    // tools, while the embedded service starts; tool calls wait for it.
+    const service = ctx.service();
+    service.catch((error: unknown) =>
+      log(`the service could not start: ${(error as Error).message}`),
+    );
+    const { openRuntime } = await import('../mcp/runtime.js');
+    const rt = openRuntime(
+      service.then((s) => s.client),
+      { reportsDir: values['reports-dir'], idleTimeout, log },
+    );
+    // Cleanups run last-registered first: the runtime (its sessions) before the service.
+    ctx.defer(() => rt.close());
+    const { signal } = ctx;
     if (port !== undefined) {
       const { serveHttp } = await import('../mcp/http.js');
       const given = values.token ?? (process.env.SVC_MCP_TOKEN || undefined);
@@ -98,21 +90,14 @@ export async function runMcp(argv: string[]): Promise<number> {
       log(`Streamable HTTP on ${endpoint.url}`);
       // A token we made is shown once, for the user to give the client; a given one never is.
       if (given === undefined) log(`bearer token: ${token}`);
-      await aborted(signal.signal);
+      await aborted(signal);
       await endpoint.close();
     } else {
-      await serveStdio(rt, signal.signal);
+      await serveStdio(rt, signal);
     }
-  } finally {
-    await rt.close();
-    await service.then(
-      (s) => s.close(),
-      () => undefined,
-    );
-    signal.dispose();
-  }
-  return EXIT.ok;
-}
+    return EXIT.ok;
+  },
+});
 
 /** Serves one client on stdin/stdout until it goes away or `signal` aborts. */
 async function serveStdio(rt: McpRuntime, signal: AbortSignal): Promise<void> {
@@ -135,11 +120,4 @@ async function serveStdio(rt: McpRuntime, signal: AbortSignal): Promise<void> {
   await scope.closeAll();
   await server.close().catch(() => undefined);
   process.stdin.destroy();
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) =>
-    signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
 }

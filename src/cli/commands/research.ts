@@ -1,21 +1,13 @@
-import { parseArgs } from 'node:util';
 import type { FinishedAsyncChatJob, PollOptions } from '../../client/index.js';
 import { AbortError } from '../../errors.js';
 import type { AsyncChatJob } from '../../protocol/index.js';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
-import {
-  EXIT_CODES,
-  choiceOption,
-  formatDuration,
-  formatSources,
-  messageText,
-  printJson,
-} from '../output.js';
-import { displayLocation, withService } from '../service.js';
+import { defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
+import { choiceOption, formatDuration, messageText, printJson } from '../output.js';
+import { displayLocation, printSources } from '../service.js';
 import type { Service } from '../service.js';
 import {
   BROWSER_FLAGS,
-  BROWSER_HELP,
   browserOptions,
   captureProgress,
   printCaptureResult,
@@ -23,84 +15,78 @@ import {
   untilAborted,
   whileLive,
 } from './capture.js';
-import type { BrowserOptions } from './capture.js';
+import type { CaptureFlags } from './capture.js';
 
 const EFFORTS = ['low', 'medium', 'high'] as const;
-
-const HELP = `svc research: a deep-research job (core-deep-research), polled until done
-
-Usage:
-  svc research <question...> [--effort low|medium|high] [--json]
-  svc research --resume <job-id> [--json]
-  svc research <question...> | --resume <job-id>  --capture [--out <dir>] [--pool <n>]
-
-Options:
-  --effort <e>        how many sub-questions are searched: low, medium (default), high
-  --resume <id>       wait for an existing job instead of starting one
-  --json              print the finished job as JSON (with --capture: the evidence result)
-  --capture           then visit every cited page, find and screenshot the passage behind each
-                      [n], and write an HTML/JSON report (see svc ask --help)
-  --out <dir>         with --capture: where the report and screenshots go (default out)
-${BROWSER_HELP}
-  --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
-  -h, --help          this help
-
-The job id is printed (stderr) as soon as the job exists. Ctrl-C stops waiting (exit 130) and
-prints the command that resumes it; jobs of the embedded service are kept in the data dir and
-continue on its next start.
-
-Exit: 0 completed, 1 the job failed, 2 bad usage, 3 service unreachable, 130 interrupted.
-
-Examples:
-  svc research how do grid batteries degrade and what limits their life --effort high
-  svc research --resume 7d2c1e0a-...
-  svc research "FTS5 vs trigram indexes" --json > report.json
-  svc research how do grid batteries degrade --capture --out evidence
-`;
 
 /** Poll cadence: quick at first (embedded jobs finish in seconds), backing off for long ones. */
 const POLL: PollOptions = { pollInterval: 500, maxPollInterval: 5_000, backoffFactor: 1.5 };
 
 /** `svc research <question...> | --resume <id>`: runs or resumes a job, then prints the answer. */
-export async function runResearch(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('research', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        effort: { type: 'string' },
-        resume: { type: 'string' },
-        json: { type: 'boolean' },
-        capture: { type: 'boolean' },
-        out: { type: 'string' },
-        ...BROWSER_FLAGS,
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
-  const question = positionals.join(' ').trim();
-  const effort = choiceOption('research', 'effort', values.effort, EFFORTS);
-  if (values.resume !== undefined) {
-    if (question !== '') throw new UsageError('research: --resume takes no question');
-    if (effort !== undefined) throw new UsageError('research: --effort applies to new jobs only');
-    if (values.resume.trim() === '') throw new UsageError('research: --resume: give a job id');
-  } else if (question === '') {
-    throw new UsageError('research: give a question, or --resume <job-id> (svc research --help)');
-  }
-  const browser = browserOptions('research', values);
-  if (!values.capture) {
-    for (const flag of ['out', 'pool', 'driver'] as const) {
-      if (values[flag] !== undefined) throw new UsageError(`research: --${flag} needs --capture`);
-    }
-  }
+export const researchCommand = defineCommand({
+  name: 'research',
+  summary: 'a deep-research job (core-deep-research), polled until done',
+  usage: [
+    'svc research <question...> [--effort low|medium|high] [--json]',
+    'svc research --resume <job-id> [--json]',
+    'svc research <question...> | --resume <job-id>  --capture [--out <dir>] [--pool <n>]',
+  ],
+  positionals: true,
+  options: {
+    effort: {
+      type: 'string',
+      arg: '<e>',
+      help: 'how many sub-questions are searched: low, medium (default), high',
+    },
+    resume: {
+      type: 'string',
+      arg: '<id>',
+      help: 'wait for an existing job instead of starting one',
+    },
+    capture: {
+      type: 'boolean',
+      help: 'then visit every cited page, find and screenshot the passage behind each\n[n], and write an HTML/JSON report (see svc ask --help)',
+    },
+    out: {
+      type: 'string',
+      arg: '<dir>',
+      help: 'with --capture: where the report and screenshots go (default out)',
+    },
+    ...BROWSER_FLAGS,
+  },
+  json: 'print the finished job as JSON (with --capture: the evidence result)',
+  dataDir: true,
+  notes: `The job id is printed (stderr) as soon as the job exists. Ctrl-C stops waiting (exit 130) and
+prints the command that resumes it; jobs of the embedded service are kept in the data dir and
+continue on its next start.
 
-  return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+Exit: 0 completed, 1 the job failed, 2 bad usage, 3 service unreachable, 130 interrupted.`,
+  examples: [
+    'svc research how do grid batteries degrade and what limits their life --effort high',
+    'svc research --resume 7d2c1e0a-...',
+    'svc research "FTS5 vs trigram indexes" --json > report.json',
+    'svc research how do grid batteries degrade --capture --out evidence',
+  ],
+  async run(ctx) {
+    const { values, positionals } = ctx;
+    const question = positionals.join(' ').trim();
+    const effort = choiceOption('research', 'effort', values.effort, EFFORTS);
+    if (values.resume !== undefined) {
+      if (question !== '') throw new UsageError('research: --resume takes no question');
+      if (effort !== undefined) throw new UsageError('research: --effort applies to new jobs only');
+      if (values.resume.trim() === '') throw new UsageError('research: --resume: give a job id');
+    } else if (question === '') {
+      throw new UsageError('research: give a question, or --resume <job-id> (svc research --help)');
+    }
+    const browser = browserOptions('research', values);
+    if (!values.capture) {
+      for (const flag of ['out', 'pool', 'driver'] as const) {
+        if (values[flag] !== undefined) throw new UsageError(`research: --${flag} needs --capture`);
+      }
+    }
+
+    const service = await ctx.service();
+    const signal = ctx.signal;
     // The status line shows 8 characters of the id: --resume takes those as well as the full id.
     const resume =
       values.resume === undefined
@@ -112,7 +98,7 @@ export async function runResearch(argv: string[]): Promise<number> {
         jobId: resume,
         effort,
         outDir: values.out,
-        json: values.json === true,
+        json: ctx.json,
       });
     }
     const { client } = service;
@@ -150,12 +136,12 @@ export async function runResearch(argv: string[]): Promise<number> {
         process.stderr.write(
           `svc: stopped waiting; resume with: ${resumeCommand(jobId, service)}\n`,
         );
-        return EXIT_CODES.interrupted;
+        return EXIT.interrupted;
       }
       throw error;
     }
     status.stop();
-    if (values.json) {
+    if (ctx.json) {
       printJson(job);
       return job.status === 'COMPLETED' ? EXIT.ok : EXIT.failure;
     }
@@ -168,21 +154,15 @@ export async function runResearch(argv: string[]): Promise<number> {
     const completion = job.response;
     const text = messageText(completion.choices[0]?.message.content);
     process.stdout.write(`${text.trimEnd() || '(no answer text)'}\n\n`);
-    process.stdout.write(
-      formatSources(completion.citations ?? [], completion.search_results ?? [], (url) =>
-        displayLocation(service, url),
-      ),
-    );
+    printSources(service, completion);
     return EXIT.ok;
-  });
-}
+  },
+});
 
 /** Options of {@link researchWithCapture}. */
-interface CaptureFlags extends BrowserOptions {
+interface ResearchCaptureFlags extends CaptureFlags {
   jobId: string | undefined;
   effort: (typeof EFFORTS)[number] | undefined;
-  outDir: string | undefined;
-  json: boolean;
 }
 
 /**
@@ -193,7 +173,7 @@ async function researchWithCapture(
   service: Service,
   signal: AbortSignal,
   question: string,
-  flags: CaptureFlags,
+  flags: ResearchCaptureFlags,
 ): Promise<number> {
   const { deepResearch } = await import('../../../recipes/index.js');
   const view = { json: flags.json, locate: (url: string) => displayLocation(service, url) };
@@ -234,7 +214,7 @@ async function researchWithCapture(
       process.stderr.write(
         `svc: stopped; resume with: ${resumeCommand(jobId, service, ' --capture')}\n`,
       );
-      return EXIT_CODES.interrupted;
+      return EXIT.interrupted;
     }
     throw error;
   } finally {

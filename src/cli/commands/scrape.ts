@@ -1,13 +1,12 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { ExtractedField, ScrapedPage } from '../../../recipes/index.js';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import { defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
 import { printTable, rangeOption } from '../output.js';
-import { displayLocation, withService } from '../service.js';
+import { displayLocation } from '../service.js';
 import {
   BROWSER_FLAGS,
-  BROWSER_HELP,
   browserOptions,
   evidenceJson,
   RecipeProgress,
@@ -18,64 +17,50 @@ import {
 /** Where `svc scrape` writes its Markdown files unless `--out` says otherwise. */
 export const SCRAPE_OUT_DIR = path.join('out', 'scrape');
 
-const HELP = `svc scrape: search, then read the top results in Chromium as clean Markdown
-
-Usage: svc scrape <query...> [options]
-
-Options:
-  --max-pages <n>     results visited, 1..20 (default 5)
-  --schema <file>     a JSON schema: also extract an object following it (through chat
-                      response_format); every field is printed with the quote and URL it came from
-  --out <dir>         where the Markdown files go, one per page read (default ${SCRAPE_OUT_DIR})
-  --report            also write report.html and report.json into --out
-  --json              print the result as JSON (pages with Markdown, links, metadata; extraction)
-${BROWSER_HELP}
-  --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
-  -h, --help          this help
-
-Each file is <rank>-<title>.md with the page's URL, title and status as front matter. Pages behind
+/** `svc scrape <query...>`: searchAndScrape, one Markdown file per page, a table, the extraction. */
+export const scrapeCommand = defineCommand({
+  name: 'scrape',
+  summary: 'search, then read the top results in Chromium as clean Markdown',
+  usage: 'svc scrape <query...> [options]',
+  positionals: true,
+  options: {
+    'max-pages': { type: 'string', arg: '<n>', help: 'results visited, 1..20 (default 5)' },
+    schema: {
+      type: 'string',
+      arg: '<file>',
+      help: 'a JSON schema: also extract an object following it (through chat\nresponse_format); every field is printed with the quote and URL it came from',
+    },
+    out: {
+      type: 'string',
+      arg: '<dir>',
+      help: `where the Markdown files go, one per page read (default ${SCRAPE_OUT_DIR})`,
+    },
+    report: { type: 'boolean', help: 'also write report.html and report.json into --out' },
+    ...BROWSER_FLAGS,
+  },
+  json: 'print the result as JSON (pages with Markdown, links, metadata; extraction)',
+  dataDir: true,
+  notes: `Each file is <rank>-<title>.md with the page's URL, title and status as front matter. Pages behind
 a challenge or login wall are reported blocked and not written; dead links unreachable.
 
 Exit: 0 done (also when some pages were blocked or unreachable), 1 the search or the extraction
-failed, 2 bad usage, 3 service unreachable, 130 interrupted.
+failed, 2 bad usage, 3 service unreachable, 130 interrupted.`,
+  examples: [
+    'svc scrape battery recycling plant --max-pages 3',
+    'svc scrape "grid batteries prices" --out pages --report',
+    'svc scrape lithium recovery --schema schema.json --json | jq .extraction.fields',
+  ],
+  async run(ctx) {
+    const { values, positionals } = ctx;
+    const query = positionals.join(' ').trim();
+    if (query === '') throw new UsageError('scrape: give a query (svc scrape --help)');
+    const maxResults = rangeOption('scrape', 'max-pages', values['max-pages'], 1, 20);
+    const browser = browserOptions('scrape', values);
+    const schema = values.schema !== undefined ? await readSchema(values.schema) : undefined;
+    const outDir = values.out ?? SCRAPE_OUT_DIR;
 
-Examples:
-  svc scrape battery recycling plant --max-pages 3
-  svc scrape "grid batteries prices" --out pages --report
-  svc scrape lithium recovery --schema schema.json --json | jq .extraction.fields
-`;
-
-/** `svc scrape <query...>`: searchAndScrape, one Markdown file per page, a table, the extraction. */
-export async function runScrape(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('scrape', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        'max-pages': { type: 'string' },
-        schema: { type: 'string' },
-        out: { type: 'string' },
-        report: { type: 'boolean' },
-        json: { type: 'boolean' },
-        ...BROWSER_FLAGS,
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
-  const query = positionals.join(' ').trim();
-  if (query === '') throw new UsageError('scrape: give a query (svc scrape --help)');
-  const maxResults = rangeOption('scrape', 'max-pages', values['max-pages'], 1, 20);
-  const browser = browserOptions('scrape', values);
-  const schema = values.schema !== undefined ? await readSchema(values.schema) : undefined;
-  const outDir = values.out ?? SCRAPE_OUT_DIR;
-
-  return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    const service = await ctx.service();
+    const signal = ctx.signal;
     const { searchAndScrape } = await import('../../../recipes/index.js');
     const locate = (url: string): string => displayLocation(service, url);
     const progress = new RecipeProgress('pages');
@@ -99,7 +84,7 @@ export async function runScrape(argv: string[]): Promise<number> {
       progress.finish();
     }
     const files = await writePages(result.pages, outDir, locate);
-    if (values.json) {
+    if (ctx.json) {
       // The written file of each page (or null) rides along, so scripts need not rebuild names.
       const pages = result.pages.map((p, i) => ({ ...p, file: files[i] ?? null }));
       process.stdout.write(evidenceJson({ ...result, pages }));
@@ -127,8 +112,8 @@ export async function runScrape(argv: string[]): Promise<number> {
     if (result.extraction) printExtraction(result.extraction, locate);
     if (result.report) process.stdout.write(`Report: ${result.report.html}\n`);
     return EXIT.ok;
-  });
-}
+  },
+});
 
 /**
  * Writes each page that was read as `<rank>-<slug>.md` with front matter; returns each page's

@@ -1,100 +1,89 @@
-import { parseArgs } from 'node:util';
 import type { Client } from '../../client/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { BrowserSession, BrowserSessionCreateRequest } from '../../protocol/index.js';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
-import { printJson, printTable, rangeOption } from '../output.js';
+import { aborted, defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
+import { formatTime, printJson, printTable, rangeOption } from '../output.js';
+import { subcommand } from './subcommand.js';
 import type { Service } from '../service.js';
-import { withService } from '../service.js';
-
-const HELP = `svc sessions: browser sessions of the service
-
-Usage:
-  svc sessions ls [--all] [--json]            your sessions (running ones; --all adds ended ones)
-  svc sessions create [options] [--json]      start a session and print its CDP URL
-  svc sessions rm <id>...                     stop sessions
-  svc sessions rm --all                       stop every running session
-
-Create options:
-  --tag <t>              tag the session; repeat for several
-  --idle-timeout <s>     end after this many idle seconds (5..86400)
-  --max-duration <s>     end after this many seconds in total (10..86400)
-
-Options: --data-dir <dir> (embedded service, default SVC_DATA_DIR or ~/.svc-toolkit), --json, -h
-
-Sessions live in the service that created them. Without SVC_BASE_URL that is the embedded service
-of this very command: \`svc sessions create\` then keeps it running, and the session with it, until
-Ctrl-C. To keep sessions across commands, run \`svc serve\` and set SVC_BASE_URL and SVC_API_KEY.
-
-Examples:
-  svc sessions ls
-  svc sessions create --tag crawl --idle-timeout 120
-  svc sessions rm 0b6f0e4e-2f7c-4d1e-9a55-5f4f8cfa3a10
-  svc sessions rm --all
-`;
 
 /** `svc sessions ls|create|rm`. */
-export async function runSessions(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('sessions', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        all: { type: 'boolean' },
-        tag: { type: 'string', multiple: true },
-        'idle-timeout': { type: 'string' },
-        'max-duration': { type: 'string' },
-        json: { type: 'boolean' },
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  const [action, ...ids] = positionals;
-  if (values.help || action === undefined) {
-    process.stdout.write(HELP);
-    return values.help ? EXIT.ok : EXIT.usage;
-  }
-  const service = { dataDir: values['data-dir'] };
-  switch (action) {
-    case 'ls':
-    case 'list':
-      return withService(service, async ({ client }, signal) => {
-        const { sessions } = await client.browser.sessions.list({ signal });
+export const sessionsCommand = defineCommand({
+  name: 'sessions',
+  summary: 'browser sessions of the service',
+  usage: [
+    'svc sessions ls [--all] [--json]            your sessions (running ones; --all adds ended ones)',
+    'svc sessions create [options] [--json]      start a session and print its CDP URL',
+    'svc sessions rm <id>...                     stop sessions',
+    'svc sessions rm --all                       stop every running session',
+  ],
+  positionals: true,
+  options: {
+    all: { type: 'boolean', help: 'ls: ended sessions too; rm: every running session' },
+    tag: {
+      type: 'string',
+      multiple: true,
+      arg: '<t>',
+      help: 'create: tag the session; repeat for several',
+    },
+    'idle-timeout': {
+      type: 'string',
+      arg: '<s>',
+      help: 'create: end after this many idle seconds (5..86400)',
+    },
+    'max-duration': {
+      type: 'string',
+      arg: '<s>',
+      help: 'create: end after this many seconds in total (10..86400)',
+    },
+  },
+  json: 'print the sessions, the new session or the results as JSON',
+  dataDir: true,
+  notes: `Sessions live in the service that created them. Without SVC_BASE_URL that is the embedded service
+of this very command: \`svc sessions create\` then keeps it running, and the session with it, until
+Ctrl-C. To keep sessions across commands, run \`svc serve\` and set SVC_BASE_URL and SVC_API_KEY.`,
+  examples: [
+    'svc sessions ls',
+    'svc sessions create --tag crawl --idle-timeout 120',
+    'svc sessions rm 0b6f0e4e-2f7c-4d1e-9a55-5f4f8cfa3a10',
+    'svc sessions rm --all',
+  ],
+  run: (ctx) => {
+    const { values } = ctx;
+    return subcommand(ctx, {
+      async ls() {
+        const { client } = await ctx.service();
+        const { sessions } = await client.browser.sessions.list({ signal: ctx.signal });
         const shown = values.all ? sessions : sessions.filter((s) => s.status === 'running');
-        if (values.json) printJson({ sessions: shown });
+        if (ctx.json) printJson({ sessions: shown });
         else if (shown.length === 0)
           process.stderr.write(`svc: no ${values.all ? '' : 'running '}sessions\n`);
         else printSessions(shown);
         return EXIT.ok;
-      });
-    case 'create': {
-      const idle = rangeOption('sessions', 'idle-timeout', values['idle-timeout'], 5, 86_400);
-      const max = rangeOption('sessions', 'max-duration', values['max-duration'], 10, 86_400);
-      const params: BrowserSessionCreateRequest = {
-        ...(values.tag !== undefined && { tags: values.tag }),
-        ...(idle !== undefined && { idle_timeout_s: idle }),
-        ...(max !== undefined && { max_duration_s: max }),
-      };
-      return withService(service, (svc, signal) => create(svc, params, values.json, signal));
-    }
-    case 'rm':
-    case 'delete': {
-      if (ids.length === 0 && !values.all) {
-        throw new UsageError('sessions rm: give session ids, or --all (see svc sessions ls)');
-      }
-      if (ids.length > 0 && values.all) {
-        throw new UsageError('sessions rm: give session ids or --all, not both');
-      }
-      return withService(service, ({ client }, signal) =>
-        remove(client, values.all ? undefined : ids, values.json, signal),
-      );
-    }
-    default:
-      throw new UsageError(`sessions: unknown action '${action}' (ls, create, rm)`);
-  }
-}
+      },
+      async create() {
+        const idle = rangeOption('sessions', 'idle-timeout', values['idle-timeout'], 5, 86_400);
+        const max = rangeOption('sessions', 'max-duration', values['max-duration'], 10, 86_400);
+        const params: BrowserSessionCreateRequest = {
+          ...(values.tag !== undefined && { tags: values.tag }),
+          ...(idle !== undefined && { idle_timeout_s: idle }),
+          ...(max !== undefined && { max_duration_s: max }),
+        };
+        return create(await ctx.service(), params, ctx.json, ctx.signal);
+      },
+      async rm(ids) {
+        if (ids.length === 0 && !values.all) {
+          throw new UsageError('sessions rm: give session ids, or --all (see svc sessions ls)');
+        }
+        if (ids.length > 0 && values.all) {
+          throw new UsageError('sessions rm: give session ids or --all, not both');
+        }
+        const { client } = await ctx.service();
+        return remove(client, values.all ? undefined : ids, ctx.json, ctx.signal);
+      },
+    });
+  },
+});
 
 function printSessions(sessions: readonly BrowserSession[]): void {
   printTable(
@@ -102,23 +91,18 @@ function printSessions(sessions: readonly BrowserSession[]): void {
     sessions.map((s) => [
       s.session_id,
       s.status,
-      time(s.created_at),
-      s.expires_at === null ? '-' : time(s.expires_at),
+      formatTime(s.created_at),
+      s.expires_at === null ? '-' : formatTime(s.expires_at),
       s.tags.join(','),
     ]),
     { maxWidth: [36, 8, 20, 20, 40] },
   );
 }
 
-/** Unix seconds as `YYYY-MM-DD HH:MM:SS` (UTC). */
-function time(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
-}
-
 async function create(
   { client, server }: Service,
   params: BrowserSessionCreateRequest,
-  json: boolean | undefined,
+  json: boolean,
   signal: AbortSignal,
 ): Promise<number> {
   const session = await client.browser.sessions.create(params, { signal });
@@ -133,10 +117,7 @@ async function create(
   process.stderr.write(
     "svc: the session runs in this command's embedded service; press Ctrl-C to end it\n",
   );
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  await aborted(signal);
   await client.browser.sessions.delete(session.session_id);
   process.stderr.write(`svc: stopped ${session.session_id}\n`);
   return EXIT.ok;
@@ -145,7 +126,7 @@ async function create(
 async function remove(
   client: Client,
   ids: readonly string[] | undefined,
-  json: boolean | undefined,
+  json: boolean,
   signal: AbortSignal,
 ): Promise<number> {
   const targets =

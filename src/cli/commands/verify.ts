@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { CHAT_MODELS } from '../../protocol/index.js';
 import type { ChatCompletionResponse } from '../../protocol/index.js';
 import type { AnswerInput, CitationCheck } from '../../../recipes/index.js';
-import { EXIT, parseOrUsage, UsageError } from '../common.js';
+import { defineCommand } from '../command.js';
+import { EXIT, UsageError } from '../common.js';
 import { choiceOption } from '../output.js';
-import { displayLocation, withService } from '../service.js';
+import { displayLocation } from '../service.js';
 import {
   BROWSER_FLAGS,
-  BROWSER_HELP,
   browserOptions,
   evidenceJson,
   formatSummary,
@@ -18,27 +17,49 @@ import {
   whileLive,
 } from './capture.js';
 
-const HELP = `svc verify: checks an answer's grounding, citation by citation, on the cited pages
-
-Usage:
-  svc verify <question...> [options]          ask the question, then verify the answer
-  svc verify --completion <file|-> [options]  verify an answer you already have
-
-Options:
-  --completion <f>    a chat completion as JSON (the output of svc ask --json), or
-                      {"answer": "... [1].", "citations": ["https://..."]}; - reads stdin
-  --min-score <s>     share of citations that must be supported, 0..1 (default 1: all of them)
-  --allow-contradicted  pass although a page contradicts a claim (default: any contradicted
-                      claim fails the run, whatever the score)
-  --model <m>         model asked for a question: ${CHAT_MODELS.join(', ')} (default core)
-  --json              print the result as JSON (verdicts, quotes, summary, passed)
-  --screenshots       also shoot each passage (written with the report, see --out)
-  --out <dir>         write report.html and report.json (and screenshots) into <dir>
-${BROWSER_HELP}
-  --data-dir <dir>    data dir of the embedded service (default SVC_DATA_DIR or ~/.svc-toolkit)
-  -h, --help          this help
-
-Each [n] marker of each sentence is checked on its page: candidate passages are located
+/** `svc verify <question...> | --completion <file>`: per-claim verdicts and a score; exit 1 below `--min-score`. */
+export const verifyCommand = defineCommand({
+  name: 'verify',
+  summary: "checks an answer's grounding, citation by citation, on the cited pages",
+  usage: [
+    'svc verify <question...> [options]          ask the question, then verify the answer',
+    'svc verify --completion <file|-> [options]  verify an answer you already have',
+  ],
+  positionals: true,
+  options: {
+    completion: {
+      type: 'string',
+      arg: '<f>',
+      help: 'a chat completion as JSON (the output of svc ask --json), or\n{"answer": "... [1].", "citations": ["https://..."]}; - reads stdin',
+    },
+    'min-score': {
+      type: 'string',
+      arg: '<s>',
+      help: 'share of citations that must be supported, 0..1 (default 1: all of them)',
+    },
+    'allow-contradicted': {
+      type: 'boolean',
+      help: 'pass although a page contradicts a claim (default: any contradicted\nclaim fails the run, whatever the score)',
+    },
+    model: {
+      type: 'string',
+      arg: '<m>',
+      help: `model asked for a question: ${CHAT_MODELS.join(', ')} (default core)`,
+    },
+    screenshots: {
+      type: 'boolean',
+      help: 'also shoot each passage (written with the report, see --out)',
+    },
+    out: {
+      type: 'string',
+      arg: '<dir>',
+      help: 'write report.html and report.json (and screenshots) into <dir>',
+    },
+    ...BROWSER_FLAGS,
+  },
+  json: 'print the result as JSON (verdicts, quotes, summary, passed)',
+  dataDir: true,
+  notes: `Each [n] marker of each sentence is checked on its page: candidate passages are located
 (exactly, fuzzily, or by embeddings), then verified against the claim (numbers and units, dates,
 versions, negation, comparatives, key terms). Verdicts: supported (a passage states the claim),
 contradicted (a passage about the same thing states a different fact: the conflict is shown),
@@ -48,58 +69,34 @@ score is supported / total; an answer without citations scores 0.
 Exit: 0 score >= --min-score and nothing contradicted, 1 score below it or a claim contradicted
 (or the work failed), 2 bad usage, 3 service unreachable, 130 interrupted. That makes it a CI gate:
 
-  svc ask "$QUESTION" --json > answer.json && svc verify --completion answer.json --min-score 0.8
+  svc ask "$QUESTION" --json > answer.json && svc verify --completion answer.json --min-score 0.8`,
+  examples: [
+    'svc verify what does the battery recycling plant recover',
+    'svc verify --completion answer.json --min-score 0.8',
+    'svc ask how do grid batteries affect prices --json | svc verify --completion - --json',
+    'svc verify --completion answer.json --out evidence --screenshots',
+  ],
+  async run(ctx) {
+    const { values, positionals } = ctx;
+    const question = positionals.join(' ').trim();
+    if (values.completion !== undefined && question !== '') {
+      throw new UsageError('verify: give a question or --completion, not both');
+    }
+    if (values.completion === undefined && question === '') {
+      throw new UsageError('verify: give a question, or --completion <file> (svc verify --help)');
+    }
+    const minScore = scoreOption(values['min-score']);
+    const model = choiceOption('verify', 'model', values.model, CHAT_MODELS);
+    if (model !== undefined && values.completion !== undefined) {
+      throw new UsageError('verify: --model applies to a question, not to --completion');
+    }
+    const browser = browserOptions('verify', values);
+    // Read before the service starts: a bad file is a usage error, not a service failure.
+    const given = values.completion !== undefined ? await readAnswer(values.completion) : undefined;
 
-Examples:
-  svc verify what does the battery recycling plant recover
-  svc verify --completion answer.json --min-score 0.8
-  svc ask how do grid batteries affect prices --json | svc verify --completion - --json
-  svc verify --completion answer.json --out evidence --screenshots
-`;
-
-/** `svc verify <question...> | --completion <file>`: per-claim verdicts and a score; exit 1 below `--min-score`. */
-export async function runVerify(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOrUsage('verify', () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        completion: { type: 'string' },
-        'min-score': { type: 'string' },
-        'allow-contradicted': { type: 'boolean' },
-        model: { type: 'string' },
-        json: { type: 'boolean' },
-        screenshots: { type: 'boolean' },
-        out: { type: 'string' },
-        ...BROWSER_FLAGS,
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
-  const question = positionals.join(' ').trim();
-  if (values.completion !== undefined && question !== '') {
-    throw new UsageError('verify: give a question or --completion, not both');
-  }
-  if (values.completion === undefined && question === '') {
-    throw new UsageError('verify: give a question, or --completion <file> (svc verify --help)');
-  }
-  const minScore = scoreOption(values['min-score']);
-  const model = choiceOption('verify', 'model', values.model, CHAT_MODELS);
-  if (model !== undefined && values.completion !== undefined) {
-    throw new UsageError('verify: --model applies to a question, not to --completion');
-  }
-  const browser = browserOptions('verify', values);
-  // Read before the service starts: a bad file is a usage error, not a service failure.
-  const given = values.completion !== undefined ? await readAnswer(values.completion) : undefined;
-
-  return withService({ dataDir: values['data-dir'] }, async (service, signal) => {
+    const service = await ctx.service();
     const { client } = service;
+    const signal = ctx.signal;
     const { answerFromCompletion, verifyAnswer } = await import('../../../recipes/index.js');
     let input = given;
     if (input === undefined) {
@@ -135,7 +132,7 @@ export async function runVerify(argv: string[]): Promise<number> {
       progress.finish();
     }
     const code = result.passed ? EXIT.ok : EXIT.failure;
-    if (values.json) {
+    if (ctx.json) {
       process.stdout.write(evidenceJson(result));
       return code;
     }
@@ -152,8 +149,8 @@ export async function runVerify(argv: string[]): Promise<number> {
           : `FAIL: ${s.contradicted} claim(s) contradicted by their page (--allow-contradicted to pass)\n`,
     );
     return code;
-  });
-}
+  },
+});
 
 /**
  * The claims, one per line, with their verdict: what was checked, before the evidence table; a

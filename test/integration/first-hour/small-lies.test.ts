@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/index.js';
-import { waitFor } from '../../support/processes.js';
+import { waitFor } from '../../support/wait.js';
 import { fixture, ROOT, runCli, spawnCli, tempDataDir } from '../cli/run-cli.js';
 import { localKey } from './support.js';
 

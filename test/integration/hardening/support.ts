@@ -6,7 +6,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { ServerOptions } from '../../../src/server/index.js';
-export { processesMentioning, waitFor } from '../../support/processes.js';
+export { processesMentioning } from '../../support/processes.js';
+export { waitFor } from '../../support/wait.js';
 
 /** Repository root (children run from here so `tsx` resolves). */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,14 +1,13 @@
 // The terminal helpers of `svc`, in process (no sockets): progress, tables, errors, sources.
 import { describe, expect, it } from 'vitest';
 import {
-  EXIT_CODES,
   ProgressBar,
   exitCodeFor,
   formatSources,
   formatTable,
   printError,
 } from '../../../src/cli/output.js';
-import { UsageError } from '../../../src/cli/common.js';
+import { EXIT, UsageError } from '../../../src/cli/common.js';
 import { APIError, AbortError, ConnectionError } from '../../../src/errors.js';
 
 function sink(isTTY: boolean): {
@@ -88,7 +87,7 @@ describe('printError', () => {
       'POST',
       '/chat/completions',
     );
-    expect(printError(error, stream)).toBe(EXIT_CODES.failure);
+    expect(printError(error, stream)).toBe(EXIT.failure);
     expect(stream.out.join('')).toMatch(
       /^svc: Validation failed \(422\): POST \/chat\/completions: .*\n {2}messages\.0\.role: Invalid option\n$/,
     );

@@ -16,8 +16,11 @@ export const BASE_DIMENSIONS = 512;
 
 const ROUNDS = 3;
 
-/** mulberry32: small, fast, seedable; the same seed gives the same signs on every machine. */
-function rng(seed: number): () => number {
+/**
+ * mulberry32: a small, fast, seedable generator of numbers in [0, 1); the same seed gives the same
+ * sequence on every machine (here the same signs; in the benchmarks the same corpus).
+ */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

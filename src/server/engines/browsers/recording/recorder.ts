@@ -28,7 +28,6 @@ export class Recorder {
 
   private constructor(
     private readonly cdp: CdpClient,
-    private readonly sink: RecordingSink,
     private readonly logger: Logger,
   ) {}
 
@@ -38,7 +37,7 @@ export class Recorder {
    */
   static async start(wsEndpoint: string, sink: RecordingSink, logger: Logger): Promise<Recorder> {
     const cdp = await CdpClient.connect(wsEndpoint);
-    const recorder = new Recorder(cdp, sink, logger);
+    const recorder = new Recorder(cdp, logger);
     try {
       cdp.on('Target.attachedToTarget', (params, parent) => recorder.onAttached(params, parent));
       cdp.on('Target.detachedFromTarget', (params) => {
