@@ -105,6 +105,7 @@ function renderCitation(c: CitationCheck): string {
   const facts = renderFacts({
     'HTTP status': p?.status,
     'final URL': p && p.finalUrl !== c.url ? p.finalUrl : null,
+    'local file': p?.localSource,
     'fetch time': p ? `${p.fetchMs} ms` : null,
     'content type': p?.contentType,
     'content hash': p?.contentHash,

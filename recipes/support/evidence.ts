@@ -139,6 +139,7 @@ export async function examinePage(
     contentType: visited.contentType,
     contentHash: null,
     rendered: 'page',
+    ...(visited.localSource ? { localSource: visited.localSource } : {}),
   };
   const all = (verdict: Verdict, reason: string, shot: ClaimOutcome['screenshots'] = null) => ({
     page: pageEvidence,
@@ -274,17 +275,28 @@ async function wallShot(page: AnyPage): Promise<ClaimOutcome['screenshots']> {
 }
 
 /**
- * The page's title and top headings (h1 to h3): what its sections are about. A claim's key term may
- * be stated there rather than in the passage ("RetryHandler" over a list of its options).
+ * The page's title, top headings (h1 to h3), site name and address: what the page and its sections
+ * are about. A claim's key term may be stated there rather than in the passage ("RetryHandler" over
+ * a list of its options; "undici" in the site name or the path of its documentation).
  */
 async function headings(page: AnyPage, timeout: number): Promise<string> {
-  const read = toPageLike(page).evaluate(
-    () =>
-      [document.title, ...Array.from(document.querySelectorAll('h1, h2, h3'), (h) => h.textContent)]
-        .join(' \n ')
-        .slice(0, 4000),
-    null,
-  );
+  const read = toPageLike(page).evaluate(() => {
+    const meta = (selector: string): string =>
+      document.querySelector<HTMLMetaElement>(selector)?.content ?? '';
+    // Path words, not query strings: a signed URL's parameters name nothing.
+    const where = `${location.hostname} ${decodeURIComponent(location.pathname)}`;
+    return [
+      document.title,
+      meta('meta[property="og:site_name"]'),
+      meta('meta[name="application-name"]'),
+      // The file a locally indexed document came from (see the index engine's renderer).
+      meta('meta[name="svc:source"]'),
+      where.replace(/[/_.-]+/g, ' '),
+      ...Array.from(document.querySelectorAll('h1, h2, h3'), (h) => h.textContent),
+    ]
+      .join(' \n ')
+      .slice(0, 4000);
+  }, null);
   return Promise.race([
     read,
     new Promise<string>((resolve) => setTimeout(() => resolve(''), timeout).unref()),

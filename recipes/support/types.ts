@@ -24,6 +24,8 @@ export interface PageEvidence {
   contentHash: string | null;
   /** `pdf-text`: a PDF whose extracted text was rendered into a page to locate and shoot it. */
   rendered: 'page' | 'pdf-text';
+  /** The local file a cited document of the embedded service was indexed from. */
+  localSource?: string;
 }
 
 /** The passage found for a claim. */

@@ -43,6 +43,11 @@ export interface VisitResult {
   contentType: string | null;
   /** A challenge, login wall or refusing status; never a success. */
   blocked: Blocked | null;
+  /**
+   * The local file an embedded service's document page (`/docs/{id}?sig=…` on a loopback host) was
+   * indexed from, read from its `svc:source` meta; absent for every other page.
+   */
+  localSource?: string;
   /** Why the navigation failed (`net::ERR_CONNECTION_REFUSED ...`, a timeout) or `HTTP <status>`. */
   error?: string;
   /**
@@ -191,7 +196,28 @@ export async function visit(
     blocked,
   };
   if (!statusOk) result.error = `HTTP ${nav.status}`;
+  if (result.ok && isServiceDocument(finalUrl)) {
+    const source = await evaluateWithin(
+      p,
+      () => document.querySelector('meta[name="svc:source"]')?.getAttribute('content') ?? null,
+      null,
+      Math.min(timeout, DEFAULTS.actionTimeout),
+      'visit: local source',
+    ).catch(() => null);
+    if (source) result.localSource = source;
+  }
   return result;
+}
+
+/** A signed document link of a service on this machine: only such a page may name a local file. */
+function isServiceDocument(url: string): boolean {
+  try {
+    const u = new URL(url);
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    return loopback && /^\/docs\/[^/]+$/.test(u.pathname) && u.searchParams.has('sig');
+  } catch {
+    return false;
+  }
 }
 
 /**

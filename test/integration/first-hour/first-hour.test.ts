@@ -8,7 +8,8 @@ import puppeteer from 'puppeteer-core';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/index.js';
-import { processesMentioning, waitFor } from '../../support/processes.js';
+import { processesMentioning } from '../../support/processes.js';
+import { waitFor } from '../../support/wait.js';
 import { fixture, ROOT, runCli, spawnCli, tempDataDir } from '../cli/run-cli.js';
 import type { CliProcess } from '../cli/run-cli.js';
 import { busyPort, localKey, openInChromium } from './support.js';
@@ -134,10 +135,21 @@ describe('answers and reports outlive the command that made them', () => {
     const ask = await runCli(['ask', QUESTION, '--capture', '--out', out], dataDir);
     expect(ask.code, ask.stderr).toBe(0);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as {
-      citations: Array<{ url: string }>;
+      citations: Array<{ url: string; page: { localSource?: string } | null }>;
     };
     const local = report.citations.map((c) => c.url).filter((u) => u.includes('/docs/'));
     expect(local.length).toBeGreaterThan(0);
+    // Each cited local document names the file it was indexed from, in the JSON and the HTML.
+    const corpus = fixture('corpus');
+    const sources = report.citations
+      .filter((c) => c.url.includes('/docs/'))
+      .map((c) => c.page?.localSource ?? '');
+    for (const source of sources) {
+      expect(source.startsWith(corpus)).toBe(true);
+      expect(existsSync(source)).toBe(true);
+    }
+    const html = readFileSync(path.join(out, 'report.html'), 'utf8');
+    expect(html).toContain(`<th>local file</th><td>${sources[0]}</td>`);
 
     const serve = spawnCli(['serve'], dataDir);
     try {
