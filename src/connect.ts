@@ -95,7 +95,13 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
       server: running,
       close: async () => {
         await client.close();
-        await lockModule.drainUsers(dataDir);
+        // The service lives in this process: other commands using it keep it (and this process)
+        // up until they finish. Say so, or a finished command would seem to hang.
+        await lockModule.drainUsers(dataDir, undefined, (pids) =>
+          process.emitWarning(
+            `the service of data dir ${dataDir} runs in this process and ${pids.length} other process(es) still use it (pid ${pids.join(', ')}); exiting once they finish`,
+          ),
+        );
         await running.close();
       },
     };

@@ -275,8 +275,14 @@ function createLease(dir: string, ownerPid: number, url: string, apiKey: string)
  * When this process serves `dataDir`: marks its lock as closing, then resolves once no other live
  * process uses the service (leases of dead processes are removed). Leases of this very process
  * are not waited for. Resolves at once when this process does not serve `dataDir`.
+ * @param onWait - Called once, with the pids still using the service, when there is a wait at all
+ *   (so a command that seems finished can say why it has not exited yet).
  */
-export async function drainUsers(dataDir: string, signal?: AbortSignal): Promise<void> {
+export async function drainUsers(
+  dataDir: string,
+  signal?: AbortSignal,
+  onWait?: (pids: number[]) => void,
+): Promise<void> {
   const dir = path.resolve(dataDir);
   const lock = held.get(lockPath(dir));
   if (lock === undefined) return;
@@ -297,6 +303,10 @@ export async function drainUsers(dataDir: string, signal?: AbortSignal): Promise
       return false;
     });
     if (waiting.length === 0) return;
+    if (onWait) {
+      onWait([...new Set(waiting.map((name) => Number(name.split('-')[0])))]);
+      onWait = undefined;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -316,8 +326,8 @@ export function writeDataDirPort(dataDir: string, port: number): void {
 
 /** The part of the key store {@link ensureLocalKey} needs. */
 export interface LocalKeyStore {
-  add(key: string, userId: string, label?: string | null): string;
-  verify(key: string): { ok: boolean };
+  add(key: string, userId: string, label?: string | null): Promise<string>;
+  verify(key: string): Promise<{ ok: boolean }>;
 }
 
 /**
@@ -326,19 +336,19 @@ export interface LocalKeyStore {
  * data dir has one local credential however many commands run.
  * @returns the key, and whether it was created now
  */
-export function ensureLocalKey(
+export async function ensureLocalKey(
   dataDir: string,
   store: LocalKeyStore,
   generate: () => string,
-): { key: string; created: boolean } {
+): Promise<{ key: string; created: boolean }> {
   const file = path.join(path.resolve(dataDir), SERVICE_FILES.localKey);
   const existing = readRaw(file)?.trim();
   if (existing) {
-    if (store.verify(existing).ok) return { key: existing, created: false };
+    if ((await store.verify(existing)).ok) return { key: existing, created: false };
     // Revoked (svc keys revoke) or from another database: replace it.
   }
   const key = generate();
-  store.add(key, 'default', 'local key of this data dir');
+  await store.add(key, 'default', 'local key of this data dir');
   fs.renameSync(writeTemp(file, `${key}\n`), file);
   return { key, created: true };
 }

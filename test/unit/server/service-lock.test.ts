@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   acquireServiceLock,
   DataDirBusyError,
+  drainUsers,
   readServiceLock,
   useRunningService,
 } from '../../../src/server/service-lock.js';
@@ -71,6 +72,42 @@ describe('service lock', () => {
       pid: process.pid,
     });
     lease?.release();
+    lock.release();
+  });
+
+  it('on close, says which other processes it waits for, once, and returns when they are gone', async () => {
+    const dir = tempDir();
+    const lock = acquireServiceLock(dir);
+    lock.publish('http://127.0.0.1:4321', 'svc_key');
+    const user = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], {
+      stdio: 'ignore',
+    });
+    try {
+      mkdirSync(path.join(dir, 'service.users'), { recursive: true });
+      writeFileSync(path.join(dir, 'service.users', `${user.pid}-abc`), '');
+      const told: number[][] = [];
+      let drained = false;
+      const draining = drainUsers(dir, undefined, (pids) => told.push(pids)).then(
+        () => (drained = true),
+      );
+      await new Promise((r) => setTimeout(r, 400));
+      expect(drained).toBe(false);
+      expect(told).toEqual([[user.pid]]);
+      user.kill('SIGKILL');
+      await draining;
+      expect(told).toHaveLength(1);
+    } finally {
+      user.kill('SIGKILL');
+      lock.release();
+    }
+  });
+
+  it('does not call onWait when nothing else uses the service', async () => {
+    const dir = tempDir();
+    const lock = acquireServiceLock(dir);
+    const told: number[][] = [];
+    await drainUsers(dir, undefined, (pids) => told.push(pids));
+    expect(told).toEqual([]);
     lock.release();
   });
 });
