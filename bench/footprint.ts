@@ -5,21 +5,28 @@
 // - CPU per page load: CPU time of a session's Chromium tree per loopback navigation, and at idle;
 // - proxy throughput: CDP round trips per second (`Runtime.evaluate` of `1`) through the server's
 //   CDP proxy, against the same Chromium driven directly (a browser launched by Puppeteer with the
-//   same flags), measured in the same run: the ratio is what the proxy costs.
-// Env: BENCH_SESSIONS (default 4), BENCH_LOADS (default 20), BENCH_PROXY_MS (default 3000).
+//   same flags), measured in the same run: the ratio is what the proxy costs;
+// - database work per session on PostgreSQL shared state (`--database-url`): transactions and rows
+//   written per session cycle (create, connect through the proxy, load, delete), and per second by
+//   an idle instance (its heartbeat), from pg_stat_database on a PostgreSQL started for the run.
+// Env: BENCH_SESSIONS (default 4), BENCH_LOADS (default 20), BENCH_PROXY_MS (default 3000),
+// BENCH_DB_CYCLES (default 10).
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import puppeteer from 'puppeteer-core';
 import type { Browser, Page } from 'puppeteer-core';
 import { CHROMIUM_ARGS, findChromium } from '../src/chromium.js';
 import { startServer } from '../src/server/index.js';
+import { startPostgres } from '../test/support/postgres.js';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 4);
 const LOADS = Number(process.env.BENCH_LOADS ?? 20);
 const PROXY_MS = Number(process.env.BENCH_PROXY_MS ?? 3_000);
+const DB_CYCLES = Number(process.env.BENCH_DB_CYCLES ?? 10);
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
 
 const body = Array.from(
@@ -35,14 +42,14 @@ const pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-footprint-'));
 const key = 'svc_bench-0123456789abcdefghijklmnopqrstuvw';
-const server = await startServer({
+const serverOptions = {
   port: 0,
-  dataDir,
   apiKeys: [key],
   warmPoolSize: 0,
-  logLevel: 'warn',
+  logLevel: 'warn' as const,
   rateLimits: { browser: 1_000_000 },
-});
+};
+let server = await startServer({ ...serverOptions, dataDir });
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
 /** Pids whose command line mentions `needle` (a session's profile dir holds its id). */
@@ -124,6 +131,59 @@ async function roundTrips(page: Page): Promise<number> {
   return (n * 1000) / PROXY_MS;
 }
 
+/** Transactions and rows written per session cycle, and per idle second, on PostgreSQL. */
+async function databaseWork(): Promise<Array<[string, string]>> {
+  const postgres = await startPostgres();
+  const pgDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-footprint-pg-'));
+  try {
+    const databaseUrl = await postgres.createDatabase('footprint');
+    server = await startServer({ ...serverOptions, dataDir: pgDir, databaseUrl });
+    const stats = new pg.Client({ connectionString: databaseUrl });
+    await stats.connect();
+    const read = async (): Promise<{ xact: number; rows: number }> => {
+      await stats.query('SELECT pg_stat_clear_snapshot()');
+      const r = await stats.query(
+        'SELECT xact_commit::int AS xact, (tup_inserted + tup_updated + tup_deleted)::int AS rows FROM pg_stat_database WHERE datname = current_database()',
+      );
+      return r.rows[0] as { xact: number; rows: number };
+    };
+    // Statistics reach pg_stat_database when a backend reports them (at most every second).
+    const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 1_500));
+    // Let the start-up work (migrations, first heartbeats) reach the statistics first.
+    await new Promise((r) => setTimeout(r, 6_000));
+    const idle0 = await read();
+    await new Promise((r) => setTimeout(r, 10_000));
+    const idle1 = await read();
+    const started = performance.now();
+    for (let i = 0; i < DB_CYCLES; i++) await close(await open());
+    await settle();
+    const after = await read();
+    await stats.end();
+    // The cycles' window also holds the instance's idle work (heartbeats): subtract it.
+    const idleXactPerMs = (idle1.xact - idle0.xact) / 10_000;
+    const idleRowsPerMs = (idle1.rows - idle0.rows) / 10_000;
+    const windowMs = performance.now() - started;
+    const perCycle = (total: number, idlePerMs: number): string =>
+      ((total - idlePerMs * windowMs) / DB_CYCLES).toFixed(1);
+    return [
+      ['PostgreSQL transactions per idle instance per s', (idleXactPerMs * 1000).toFixed(2)],
+      ['PostgreSQL rows written per idle instance per s', (idleRowsPerMs * 1000).toFixed(2)],
+      [
+        'PostgreSQL transactions per session cycle',
+        perCycle(after.xact - idle1.xact, idleXactPerMs),
+      ],
+      [
+        'PostgreSQL rows written per session cycle',
+        perCycle(after.rows - idle1.rows, idleRowsPerMs),
+      ],
+    ];
+  } finally {
+    await server.close();
+    await postgres.stop();
+    rmSync(pgDir, { recursive: true, force: true });
+  }
+}
+
 const mb = (b: number): string => (b / 1024 / 1024).toFixed(0);
 const rows: Array<[string, string]> = [];
 try {
@@ -166,6 +226,8 @@ try {
   ]);
   rows.push(['PSS of the server process (MB)', mb(pssBytes([process.pid]))]);
   for (const o of more) await close(o);
+  await server.close();
+  rows.push(...(await databaseWork()));
 } finally {
   await server.close();
   site.close();
