@@ -55,6 +55,24 @@ function runAs(): { uid: number; gid: number } | undefined {
   throw new Error(`cannot start PostgreSQL as root: no postgres or nobody user; ${INSTALL_HINT}`);
 }
 
+/**
+ * `bin` if `user` can run its `initdb`; else a copy of its installation (bin, lib, share) in a
+ * world-readable temp dir. A checkout under a private home (mode 700) is not reachable by the
+ * unprivileged user PostgreSQL must run as.
+ */
+function reachableBin(bin: string, user: { uid: number; gid: number } | undefined): string {
+  if (!user) return bin;
+  const probe = spawnSync(path.join(bin, 'initdb'), ['--version'], { ...user, encoding: 'utf8' });
+  if (probe.status === 0) return bin;
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pg-bin-'));
+  const cp = spawnSync('cp', ['-a', `${path.dirname(bin)}/.`, copy], { encoding: 'utf8' });
+  if (cp.status !== 0) throw new Error(`could not copy PostgreSQL binaries: ${cp.stderr.trim()}`);
+  fs.chmodSync(copy, 0o755);
+  spawnSync('chmod', ['-R', 'a+rX', copy]);
+  process.once('exit', () => fs.rmSync(copy, { recursive: true, force: true }));
+  return path.join(copy, path.basename(bin));
+}
+
 /** A port free right now on 127.0.0.1 (postgres cannot take port 0, so we ask the kernel). */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -128,8 +146,9 @@ async function stopServer(server: ChildProcess): Promise<void> {
 }
 
 /** Starts a local PostgreSQL once from `bin` on a free loopback port. */
-async function startLocal(bin: string): Promise<TestPostgres> {
+async function startLocal(installed: string): Promise<TestPostgres> {
   const user = runAs();
+  const bin = reachableBin(installed, user);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pg-'));
   const data = path.join(dir, 'data');
   fs.mkdirSync(data, { mode: 0o700 });
