@@ -162,6 +162,7 @@ export async function visit(
   const finalUrl = p.url();
   const redirected = nav.redirects > 0 || stripHash(finalUrl) !== stripHash(url);
   let blocked: Blocked | null;
+  let busy: string | undefined;
   try {
     blocked = await detectBlock(p, nav.status, {
       timeout: Math.min(timeout, DEFAULTS.actionTimeout),
@@ -172,22 +173,11 @@ export async function visit(
       { title: '', text: '', textLength: Infinity, password: false, captcha: null },
       nav.status,
     );
-    if (!blocked) {
-      return {
-        ok: false,
-        status: nav.status,
-        finalUrl,
-        redirected,
-        fetchMs,
-        contentType: nav.contentType,
-        blocked,
-        error: (error as Error).message,
-      };
-    }
+    if (!blocked) busy = (error as Error).message;
   }
   const statusOk = nav.status === null || (nav.status >= 200 && nav.status < 400);
   const result: VisitResult = {
-    ok: statusOk && !blocked,
+    ok: statusOk && !blocked && busy === undefined,
     status: nav.status,
     finalUrl,
     redirected,
@@ -195,6 +185,10 @@ export async function visit(
     contentType: nav.contentType,
     blocked,
   };
+  if (busy !== undefined) {
+    result.error = busy;
+    return result;
+  }
   if (!statusOk) result.error = `HTTP ${nav.status}`;
   if (result.ok && isServiceDocument(finalUrl)) {
     const source = await evaluateWithin(

@@ -29,19 +29,6 @@ export const ASYNC_CHAT_STATUSES = ['CREATED', 'IN_PROGRESS', 'COMPLETED', 'FAIL
 /** Schema for an async job state. */
 export const AsyncChatStatusSchema = z.enum(ASYNC_CHAT_STATUSES);
 
-/** An async chat job (spec 2.6); timestamps are integer unix seconds. Lenient. */
-export const AsyncChatJobSchema = z.looseObject({
-  id: z.string(),
-  model: z.string(),
-  status: AsyncChatStatusSchema,
-  created_at: z.int(),
-  started_at: z.int().nullish(),
-  completed_at: z.int().nullish(),
-  failed_at: z.int().nullish(),
-  error_message: z.string().nullish(),
-  response: ChatCompletionResponseSchema.nullish(),
-});
-
 /** Query of `GET /async/chat/completions`. `limit` (1..100) @default 20 */
 export const AsyncChatListQuerySchema = z.object({
   limit: z.coerce.number().pipe(intRange(1, 100)).default(20),
@@ -57,6 +44,12 @@ export const AsyncChatListItemSchema = z.looseObject({
   started_at: z.int().nullish(),
   completed_at: z.int().nullish(),
   failed_at: z.int().nullish(),
+});
+
+/** An async chat job (spec 2.6): a list entry plus its error and response. Lenient. */
+export const AsyncChatJobSchema = AsyncChatListItemSchema.extend({
+  error_message: z.string().nullish(),
+  response: ChatCompletionResponseSchema.nullish(),
 });
 
 /** Response of `GET /async/chat/completions`: newest first; `next_token` null on the last page. */

@@ -1,4 +1,4 @@
-import type { Block, IndexImage } from './types.js';
+import type { Block, ChunkRecord, IndexImage } from './types.js';
 import { countTokens } from '../../../protocol/tokens.js';
 
 /** Chunk size targets, in tokens of the project tokenizer. */
@@ -10,15 +10,7 @@ export const CHUNK_DEFAULTS = {
 } as const;
 
 /** One chunk before storage: offsets index into {@link LaidOutText.text}. */
-export interface DraftChunk {
-  ordinal: number;
-  headingPath: string[];
-  headingLevel: number;
-  charStart: number;
-  charEnd: number;
-  text: string;
-  tokens: number;
-}
+export type DraftChunk = Omit<ChunkRecord, 'id' | 'docId'>;
 
 /** The document text laid out from blocks, with its chunks and image positions. */
 export interface LaidOutText {

@@ -8,22 +8,9 @@ import type {
   SourceKind,
 } from './types.js';
 
-/** A fully prepared document, ready to write. */
-export interface DocumentRow {
-  id: string;
-  url: string;
-  source: string;
-  sourceKind: SourceKind;
-  title: string;
-  domain: string;
-  language: string | null;
-  category: DocumentCategory;
-  publishedAt: Date | null;
-  updatedAt: Date | null;
-  contentHash: string;
-  html: string;
+/** A fully prepared document, ready to write: the stored fields, with its text laid out. */
+export interface DocumentRow extends Omit<IndexedDocument, 'images' | 'text' | 'chunks'> {
   laidOut: LaidOutText;
-  indexedAt: Date;
 }
 
 interface RawDoc {

@@ -1,5 +1,7 @@
 // Metadata read from an HTML page's head before readability rewrites the document.
 
+import type { Block, ExtractedDocument } from '../types.js';
+
 /** Page metadata that readability does not give us, or gives less precisely. */
 export interface HtmlMeta {
   title: string | null;
@@ -137,4 +139,15 @@ export function readHtmlMeta(doc: Document, baseUrl: string | null): HtmlMeta {
       ? 'academic'
       : null);
   return { title, canonicalUrl, language, publishedAt, updatedAt, category };
+}
+
+/** The extracted document of an HTML reader: the head's metadata with its title, blocks and HTML. */
+export function withMeta(
+  meta: HtmlMeta,
+  title: string,
+  blocks: Block[],
+  html: string,
+): ExtractedDocument {
+  const { canonicalUrl, language, publishedAt, updatedAt, category } = meta;
+  return { title, canonicalUrl, language, publishedAt, updatedAt, category, blocks, html };
 }

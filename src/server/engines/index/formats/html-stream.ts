@@ -3,7 +3,7 @@
 // only the text blocks, and reads the metadata from a DOM of the <head> alone.
 import { parseHTML } from 'linkedom';
 import type { Block, ExtractedDocument } from '../types.js';
-import { readHtmlMeta } from './html-meta.js';
+import { readHtmlMeta, withMeta } from './html-meta.js';
 import { resolveUrl } from './html.js';
 
 /** Pages larger than this (UTF-16 code units) are read by {@link readLargeHtml}. */
@@ -165,15 +165,6 @@ export async function readLargeHtml(
   }
   flush();
   options.onProgress?.(1);
-  return {
-    title: meta.title ?? firstH1 ?? '',
-    canonicalUrl: meta.canonicalUrl,
-    language: meta.language,
-    publishedAt: meta.publishedAt,
-    updatedAt: meta.updatedAt,
-    category: meta.category,
-    blocks,
-    // The rendered /docs page is built from the chunks; the source is not kept twice.
-    html: '',
-  };
+  // The rendered /docs page is built from the chunks; the source is not kept twice.
+  return withMeta(meta, meta.title ?? firstH1 ?? '', blocks, '');
 }

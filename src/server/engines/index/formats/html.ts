@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { Block, ExtractedDocument } from '../types.js';
-import { readHtmlMeta } from './html-meta.js';
+import { readHtmlMeta, withMeta } from './html-meta.js';
 
 const BLOCK_TAGS = new Set([
   'ADDRESS',
@@ -172,14 +172,5 @@ export function readHtml(
   }
   const blocks = contentRoot ? htmlToBlocks(contentRoot, baseUrl) : [];
   const firstH1 = document.querySelector('h1')?.textContent?.replace(/\s+/g, ' ').trim() || null;
-  return {
-    title: meta.title ?? articleTitle ?? firstH1 ?? '',
-    canonicalUrl: meta.canonicalUrl,
-    language: meta.language,
-    publishedAt: meta.publishedAt,
-    updatedAt: meta.updatedAt,
-    category: meta.category,
-    blocks,
-    html: contentHtml,
-  };
+  return withMeta(meta, meta.title ?? articleTitle ?? firstH1 ?? '', blocks, contentHtml);
 }
