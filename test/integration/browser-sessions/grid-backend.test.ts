@@ -2,19 +2,24 @@
 // the `integration-grid` project): its crash recovery deletes the Grid sessions a killed server
 // left open, it holds no warm Grid session, it refuses session files naming why, and it rejects a
 // malformed Grid URL naming the option.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveServerOptions } from '../../../src/server/options.js';
 import { gridSessionIds, sharedGrid } from '../../support/grid.js';
 import { startTestServer, tempDir } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
-import { ALICE, KEYS, api, liveBrowsers, processesMentioning, waitFor } from './helpers.js';
+import {
+  ALICE,
+  KEYS,
+  api,
+  liveBrowsers,
+  processesMentioning,
+  serveChild,
+  waitFor,
+} from './helpers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const servers: TestServer[] = [];
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -30,31 +35,11 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A server in its own process on `dataDir`, its browsers on the test Grid. */
-async function serveChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(here, 'serve-child.ts'), dataDir],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_GRID_URL: gridUrl } },
-  );
-  children.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
-  });
-  return { child, url };
-}
-
 describe('a Grid-backed server', () => {
   it('deletes at its next start the Grid sessions of a server that was SIGKILLed', async () => {
     const dataDir = tempDir('svc-grid-reap-');
     dirs.push(dataDir);
-    const { child, url } = await serveChild(dataDir);
+    const { child, url } = await serveChild(dataDir, { SVC_GRID_URL: gridUrl }, children);
     const res = await fetch(`${url}/v1/browser/sessions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ALICE}`, 'content-type': 'application/json' },

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { GridBackend } from '../../../src/server/engines/browsers/grid-backend.js';
 import { gridSessionIds } from '../../support/grid.js';
@@ -168,4 +171,33 @@ export async function deleteOnGrid(server: TestServer, sessionId: string): Promi
     method: 'DELETE',
   });
   if (!res.ok) throw new Error(`Grid delete answered ${res.status}`);
+}
+
+/**
+ * A server in its own process (serve-child.ts) on `dataDir` with `env` added, pushed on `children`
+ * at once (for the caller's cleanup); resolves with the child and its URL once it prints it,
+ * rejects if it exits first.
+ */
+export async function serveChild(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  children: ChildProcess[],
+): Promise<{ child: ChildProcess; url: string }> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(here, 'serve-child.ts'), dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
+  );
+  children.push(child);
+  const url = new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+  });
+  return { child, url: await url };
 }

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,10 +18,10 @@ import {
   deleteOnGrid,
   liveBrowsers,
   processesMentioning,
+  serveChild,
   waitFor,
 } from './helpers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const servers: TestServer[] = [];
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -141,24 +140,11 @@ describe('browser session lifecycle', () => {
     dirs.push(dataDir);
     // On PostgreSQL the child and the next server share the data dir's database.
     const databaseUrl = await testDatabaseUrl(dataDir);
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(here, 'serve-child.ts'), dataDir],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, ...(databaseUrl && { SVC_DATABASE_URL: databaseUrl }) },
-      },
+    const { child, url } = await serveChild(
+      dataDir,
+      databaseUrl ? { SVC_DATABASE_URL: databaseUrl } : {},
+      children,
     );
-    children.push(child);
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const line = out.split('\n').find((l) => l.startsWith('{'));
-        if (line) resolve((JSON.parse(line) as { url: string }).url);
-      });
-      child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
-    });
     const res = await fetch(`${url}/v1/browser/sessions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ALICE}`, 'content-type': 'application/json' },
