@@ -28,9 +28,6 @@ const SETTLED_COVERAGE = 0.7;
 /** Least coverage of a contradicting passage that can outweigh a weaker support. */
 const OUTWEIGH_COVERAGE = 0.9;
 
-/** How much more of the claim the contradicting passage must state than the supporting one. */
-const OUTWEIGH_MARGIN = 0.2;
-
 const RANK: Record<PassageMatch['method'], number> = { exact: 0, fuzzy: 1, embedding: 2 };
 
 const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})`;
@@ -38,7 +35,7 @@ const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})
 /**
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
  * embedding, then by score), unless a contradicting candidate states nearly all of the claim's
- * words and clearly more than it; else the contradicting candidate that shares most words with the
+ * words and more of them than it; else the contradicting candidate that shares most words with the
  * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title and
  * top headings) may state the claim's key terms.
  */
@@ -64,14 +61,15 @@ export function judgeCandidates(
   const against = contradicted[0];
   const best = supported[0];
   // The passage that states the claim best decides: one stating nearly all of its words with a
-  // different fact outweighs a support that shares far fewer ("only for HTTP/1.1 connections"
-  // backed by "A basic HTTP/1.1 client..." while the option's own text says HTTP/2).
+  // different fact outweighs a support that shares fewer, since a false `supported` is the worse
+  // error ("only for HTTP/1.1 connections" backed by "A basic HTTP/1.1 client..." while the
+  // option's own text says HTTP/2).
   const outweighed =
     best !== undefined &&
     against !== undefined &&
     best.match.method !== 'exact' &&
     against.v.coverage >= OUTWEIGH_COVERAGE &&
-    against.v.coverage >= best.v.coverage + OUTWEIGH_MARGIN;
+    against.v.coverage > best.v.coverage;
   if (best && !outweighed) {
     return {
       verdict: 'supported',

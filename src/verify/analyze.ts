@@ -10,9 +10,10 @@
 import winkNLP from 'wink-nlp';
 import type { WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { comparativesOf } from './comparatives.js';
+import { keyTermsOf } from './key-terms.js';
 import { extractQuantities } from './quantities.js';
 import type { Quantity } from './quantities.js';
-import { loadWordNet } from './wordnet.js';
 
 /** One word of an analysed text. */
 export interface Token {
@@ -118,59 +119,32 @@ const CLAUSE_BREAK = new Set([
 /** Coordinators that start a clause only when a verb follows ("and will not retry"), not a noun ("or queued requests"). */
 const COORDINATORS = new Set(['and', 'or', 'nor']);
 
-/** Comparison words whose opposite is not an antonym in WordNet, with their direction. */
-const RELATIONS: Record<string, [string, 1 | -1]> = {
-  before: ['before', 1],
-  after: ['before', -1],
-  prior: ['before', 1],
-  above: ['above', 1],
-  below: ['above', -1],
-  greater: ['more', 1],
-  larger: ['more', 1],
-  bigger: ['more', 1],
-  smaller: ['more', -1],
-  better: ['good', 1],
-  worse: ['good', -1],
-  best: ['good', 1],
-  worst: ['good', -1],
-  more: ['more', 1],
-  less: ['more', -1],
-  fewer: ['more', -1],
-  most: ['more', 1],
-  least: ['more', -1],
-  exceed: ['more', 1],
-  outperform: ['good', 1],
-  increase: ['more', 1],
-  decrease: ['more', -1],
-  reduce: ['more', -1],
-  raise: ['more', 1],
-  lower: ['high', -1],
-};
+/** Parts of speech inside a noun phrase: a subject between a coordinator and its verb. */
+const NOUN_PHRASE_POS = new Set(['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'X']);
 
-/** A comparison word's entry (own keys only: `constructor` is not a comparison). */
-const relationOf = (word: string): [string, 1 | -1] | undefined =>
-  Object.hasOwn(RELATIONS, word) ? RELATIONS[word] : undefined;
-
-/** Words a sentence may start with in upper case that are not names. */
-const isSentenceStart = (text: string, index: number): boolean =>
-  /(?:^|[.!?:;]\s+|\n\s*|["'(]\s*)$/.test(text.slice(0, index));
-
-const UNIT_WORDS = /^(?:[kmgt]i?b|ms|ns|us|hz|[kmg]hz|px|usd|eur|gbp|utc|gmt|am|pm)$/i;
+/** Comparison words that bound a number after `than` ("larger than 125 bytes"). */
+const BOUND_WORDS =
+  /^(?:more|less|fewer|greater|larger|bigger|smaller|higher|lower|longer|shorter)$/;
 
 /**
- * The base of a comparative adjective or adverb (`faster` -> `fast`, `easier` -> `easy`,
- * `bigger` -> `big`) when WordNet knows the base as an adjective or adverb, else `null`.
+ * True when the negation cue at `i` negates a bound or an equative in its clause rather than a
+ * predicate: "cannot have a payload larger than 125 bytes" (at most 125 bytes), "must not exceed
+ * 10", "is not as fast as" (slower). Looks at most eight words ahead, within the clause.
  */
-function comparativeBase(word: string): string | null {
-  if (!/^[a-z]{4,}(?:er|est)$/.test(word)) return null;
-  const wn = loadWordNet();
-  const stem = word.replace(/est$|er$/, '');
-  const tries = [stem, `${stem}e`, stem.replace(/i$/, 'y'), stem.replace(/(.)\1$/, '$1')];
-  for (const t of tries) {
-    if (t.length >= 2 && wn.synsets(t).some((id) => id.startsWith('a') || id.startsWith('r')))
-      return t;
+function negatesBound(values: readonly string[], tags: readonly string[], i: number): boolean {
+  const lower = (k: number): string => values[k]?.toLowerCase() ?? '';
+  if (lower(i + 1) === 'as' && /^(?:ADJ|ADV)$/.test(tags[i + 2] ?? '') && lower(i + 3) === 'as')
+    return true;
+  for (let k = i + 1; k < Math.min(values.length, i + 9); k++) {
+    const v = lower(k);
+    if (/^[,.;:!?]$/.test(v) || CLAUSE_BREAK.has(v) || COORDINATORS.has(v) || CUES.has(v))
+      return false;
+    const next = k + 1 < values.length && lower(k + 1) === 'than' ? k + 2 : k + 1;
+    if ((BOUND_WORDS.test(v) && next === k + 2) || /^exceed(?:s|ed|ing)?$/.test(v)) {
+      return tags[next] === 'NUM' || tags[next + 1] === 'NUM';
+    }
   }
-  return null;
+  return false;
 }
 
 /**
@@ -192,17 +166,33 @@ export function analyze(text: string): Analysis {
   const stops = column<boolean>(its.stopWordFlag);
   const tokens: Token[] = [];
   let clause = 0;
-  const opensClause = (i: number): boolean => {
+  const predicate = (k: number): boolean => {
+    const tag = tags[k];
+    const v = values[k]?.toLowerCase() ?? '';
+    // A participle before a noun is an adjective ("or queued requests").
+    const attributive = tag === 'VERB' && /(?:ed|ing)$/.test(v) && tags[k + 1] === 'NOUN';
+    return (tag === 'VERB' && !attributive) || tag === 'AUX';
+  };
+  // After a clause that has its verb, "and" + a noun phrase + a verb starts a clause with its own
+  // subject ("the state is final and the client is no longer usable"); without a verb before, the
+  // noun phrase is coordinated inside one clause ("idle and busy sockets are closed").
+  const opensClause = (i: number, hasVerb: boolean): boolean => {
     for (let k = i + 1; k < Math.min(values.length, i + 4); k++) {
-      const tag = tags[k];
       const v = values[k]?.toLowerCase() ?? '';
-      // A participle before a noun is an adjective ("or queued requests").
-      const attributive = tag === 'VERB' && /(?:ed|ing)$/.test(v) && tags[k + 1] === 'NOUN';
-      if ((tag === 'VERB' && !attributive) || tag === 'AUX' || CUES.has(v)) return true;
-      if (tag === 'NOUN' || tag === 'PROPN' || tag === 'NUM') return false;
+      if (predicate(k) || CUES.has(v)) return true;
+      // "is enabled on the server and disabled on the client": a second predicate adjective.
+      if (tags[k] === 'ADJ' && hasVerb && !/^(?:NOUN|PROPN|ADJ)$/.test(tags[k + 1] ?? ''))
+        return true;
+      if (tags[k] === 'NOUN' || tags[k] === 'PROPN' || tags[k] === 'NUM') {
+        if (!hasVerb) return false;
+        let j = k + 1;
+        while (j < k + 4 && NOUN_PHRASE_POS.has(tags[j] ?? '')) j++;
+        return predicate(j);
+      }
     }
     return false;
   };
+  let hasVerb = false;
   // Cues waiting for the word they negate: the first content word after them in the clause.
   let pending = 0;
   values.forEach((value, i) => {
@@ -215,11 +205,13 @@ export function analyze(text: string): Analysis {
       CLAUSE_BREAK.has(lower) ||
       // A relative "that" opens a clause of its own ("requests that are not idempotent").
       (lower === 'that' && pos !== 'DET') ||
-      (COORDINATORS.has(lower) && opensClause(i));
+      (COORDINATORS.has(lower) && opensClause(i, hasVerb));
     if (boundary) {
       clause++;
       pending = 0;
+      hasVerb = false;
     }
+    if (predicate(i)) hasVerb = true;
     // "zero dependencies" says what "no dependencies" does: a quantifier of none before its noun.
     const none = lower === 'zero' && /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '');
     // "keeps ws from using X" says what "ws does not use X" does: "from" with a gerund after a
@@ -229,7 +221,11 @@ export function analyze(text: string): Analysis {
       tags[i + 1] === 'VERB' &&
       /ing$/i.test(values[i + 1] ?? '') &&
       lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
-    const cue = CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented;
+    // "cannot be larger than 125 bytes" bounds the number ("at most 125 bytes") and "not as
+    // stable as" compares ("less stable"): the quantity and the comparative carry that negation.
+    const cue =
+      (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented) &&
+      !negatesBound(values, tags, i);
     if (cue) pending++;
     const word = type === 'word' && /[\p{L}]/u.test(value);
     // wink's stop list holds words that carry facts here ("used", "first", "last", "make"): only
@@ -267,93 +263,4 @@ export function analyze(text: string): Analysis {
     keyTerms: keyTermsOf(text, tokens),
     comparatives: comparativesOf(tokens),
   };
-}
-
-/** Key terms: code spans, identifiers, names, and words WordNet does not know. */
-function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
-  const out = new Map<string, KeyTerm>();
-  const add = (t: string, kind: KeyTerm['kind']): void => {
-    const clean = t.replace(/^[`'"]+|[`'".,;:!?]+$/g, '').replace(/\(\)$/, '');
-    if (clean.length < 2 || UNIT_WORDS.test(clean) || /^\d[\d.,]*$/.test(clean)) return;
-    const key = clean.toLowerCase();
-    if (![...out.keys()].some((k) => k.includes(key))) out.set(key, { text: clean, kind });
-  };
-  for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]!, 'code');
-  const prose = text.replace(/`[^`]+`/g, ' ');
-  const identifier =
-    /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;
-  for (const m of prose.matchAll(identifier)) {
-    const t = m[0];
-    // "e.g." and "i.e." are abbreviations, not paths; "v2" is a version, compared as a quantity.
-    if (/^(?:e\.g|i\.e|etc|vs)$/i.test(t) || /^v\d+$/i.test(t)) continue;
-    add(t, 'identifier');
-  }
-  const wn = loadWordNet();
-  const propn = new Set(tokens.filter((t) => t.pos === 'PROPN' && t.content).map((t) => t.lower));
-  const contentWords = new Set(tokens.filter((t) => t.content).map((t) => t.lower));
-  for (const m of prose.matchAll(/(?<![\w$.-])[A-Z][a-z]+(?:[-'][A-Za-z]+)?(?![\w$])/g)) {
-    const t = m[0];
-    const lower = t.toLowerCase();
-    // "If", "Once", "The": function words in capitals are no names.
-    if (!contentWords.has(lower)) continue;
-    // A capital at a sentence start proves nothing: there only a name WordNet does not know counts.
-    if (!isSentenceStart(prose, m.index)) add(t, 'proper');
-    else if (propn.has(lower) && !knownForm(lower)) add(t, 'proper');
-  }
-  for (const t of tokens) {
-    if (!t.content || !/^[a-z][a-z-]{3,}$/.test(t.lower)) continue;
-    if (wn.knows(t.lemma) || knownForm(t.lower) || UNIT_WORDS.test(t.lower)) continue;
-    add(t.text, 'rare');
-  }
-  return [...out.values()];
-}
-
-/**
- * True when WordNet knows the word or the base it is derived from: "configurable", "retried",
- * "re-run", "Pipelining" (a capital at a sentence start is no name when the word is English).
- */
-function knownForm(lower: string): boolean {
-  const wn = loadWordNet();
-  if (wn.knows(lower)) return true;
-  const base = lower.replace(/-/g, '').replace(/(?:able|ible|ed|ing|s|ly)$/, '');
-  return base.length >= 4 && (wn.knows(base) || wn.knows(`${base}e`));
-}
-
-/** Comparatives: `faster`, `more memory`, `less often`, `before`, `exceeds`. */
-function comparativesOf(tokens: readonly Token[]): Comparative[] {
-  const out: Comparative[] = [];
-  tokens.forEach((t, i) => {
-    const relation = relationOf(t.lemma) ?? relationOf(t.lower);
-    // "at most 3", "more than 3": bounds of a quantity, compared with the quantity.
-    const next = tokens[i + 1];
-    if (
-      relation &&
-      (tokens[i - 1]?.lower === 'at' ||
-        (next?.lower === 'than' && tokens[i + 2]?.pos === 'NUM') ||
-        next?.pos === 'NUM')
-    ) {
-      return;
-    }
-    if (
-      relation &&
-      (t.lower === 'more' || t.lower === 'less' || t.lower === 'fewer') &&
-      next?.lower !== 'than'
-    ) {
-      // "more X" compares X: the next content word is what grows or shrinks.
-      const what = tokens.slice(i + 1, i + 3).find((x) => x.content);
-      if (what) {
-        const base = comparativeBase(what.lower) ?? what.lemma;
-        out.push({ text: `${t.text} ${what.text}`, base, sign: relation[1], at: i });
-        return;
-      }
-    }
-    if (relation) {
-      out.push({ text: t.text, base: relation[0], sign: relation[1], at: i });
-      return;
-    }
-    if (t.pos !== 'ADJ' && t.pos !== 'ADV') return;
-    const base = comparativeBase(t.lower);
-    if (base) out.push({ text: t.text, base, sign: 1, at: i });
-  });
-  return out;
 }

@@ -9,6 +9,19 @@
  * symbols, bound phrases) that a dictionary would not improve.
  */
 
+import {
+  SCALES,
+  ONCE_LIKE,
+  UNITS,
+  MONTH,
+  monthOf,
+  BOUNDS,
+  NOT_NOUN,
+  WORD_NUMBER,
+  nounStem,
+  wordsValue,
+} from './quantity-words.js';
+
 /** What kind of quantity: a measure or count, a calendar date, a software version. */
 export type QuantityKind = 'number' | 'date' | 'version';
 
@@ -35,166 +48,6 @@ export interface Quantity {
   start: number;
   end: number;
 }
-
-const SMALL: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-  dozen: 12,
-  once: 1,
-  twice: 2,
-  thrice: 3,
-};
-const SCALES: Record<string, number> = {
-  hundred: 100,
-  thousand: 1e3,
-  million: 1e6,
-  billion: 1e9,
-  trillion: 1e12,
-};
-const ONCE_LIKE = new Set(['once', 'twice', 'thrice']);
-
-interface UnitDef {
-  dim: string;
-  factor: number;
-}
-
-/** Units by their written forms (lower case); bytes keep the B/b distinction out: bits are rare. */
-const UNITS = new Map<string, UnitDef>();
-const unit = (dim: string, factor: number, ...names: string[]): void => {
-  for (const n of names) UNITS.set(n, { dim, factor });
-};
-unit('bytes', 1, 'b', 'byte', 'bytes');
-unit('bytes', 1e3, 'kb', 'kilobyte', 'kilobytes');
-unit('bytes', 1024, 'kib', 'kibibyte', 'kibibytes');
-unit('bytes', 1e6, 'mb', 'megabyte', 'megabytes');
-unit('bytes', 1024 ** 2, 'mib', 'mebibyte', 'mebibytes');
-unit('bytes', 1e9, 'gb', 'gigabyte', 'gigabytes');
-unit('bytes', 1024 ** 3, 'gib', 'gibibyte', 'gibibytes');
-unit('bytes', 1e12, 'tb', 'terabyte', 'terabytes');
-unit('bytes', 1024 ** 4, 'tib');
-unit('ms', 1e-6, 'ns', 'nanosecond', 'nanoseconds');
-unit('ms', 1e-3, 'us', 'µs', 'microsecond', 'microseconds');
-unit('ms', 1, 'ms', 'msec', 'millisecond', 'milliseconds');
-unit('ms', 1e3, 's', 'sec', 'secs', 'second', 'seconds');
-unit('ms', 6e4, 'min', 'mins', 'minute', 'minutes');
-unit('ms', 3.6e6, 'h', 'hr', 'hrs', 'hour', 'hours');
-unit('ms', 8.64e7, 'd', 'day', 'days');
-unit('ms', 6.048e8, 'week', 'weeks');
-unit('ms', 2.592e9, 'month', 'months');
-unit('ms', 3.1536e10, 'year', 'years');
-unit('m', 1e-3, 'mm', 'millimetre', 'millimetres', 'millimeter', 'millimeters');
-unit('m', 1e-2, 'cm', 'centimetre', 'centimetres', 'centimeter', 'centimeters');
-unit('m', 1, 'm', 'metre', 'metres', 'meter', 'meters');
-unit('m', 1e3, 'km', 'kilometre', 'kilometres', 'kilometer', 'kilometers');
-unit('m', 0.3048, 'ft', 'foot', 'feet');
-unit('m', 1609.344, 'mi', 'mile', 'miles');
-unit('g', 1, 'g', 'gram', 'grams');
-unit('g', 1e3, 'kg', 'kilogram', 'kilograms');
-unit('g', 1e6, 'tonne', 'tonnes');
-unit('hz', 1, 'hz', 'hertz');
-unit('hz', 1e3, 'khz');
-unit('hz', 1e6, 'mhz');
-unit('hz', 1e9, 'ghz');
-unit('percent', 1, '%', 'percent', 'per cent');
-unit('px', 1, 'px', 'pixel', 'pixels');
-unit('usd', 1, '$', 'usd', 'dollar', 'dollars');
-unit('eur', 1, '€', 'eur', 'euro', 'euros');
-unit('gbp', 1, '£', 'gbp');
-unit('x', 1, 'x', '×');
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH =
-  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
-const monthOf = (m: string): number => MONTHS.indexOf(m.slice(0, 3).toLowerCase()) + 1;
-
-/** Bound phrases just before a number, longest first (matched on the lower-cased text). */
-const BOUNDS: [RegExp, Bound][] = [
-  [/(?:not|no) (?:more|greater|higher|larger|longer) than $/, 'le'],
-  [/(?:not|no) (?:less|fewer|lower|smaller|shorter) than $/, 'ge'],
-  [
-    /(?:up to|at most|a maximum of|maximum of|max(?:imum)?\.?|not exceeding|capped at|limited to|as (?:many|much) as) $/,
-    'le',
-  ],
-  [/(?:at least|a minimum of|minimum of|min(?:imum)?\.?|no fewer than) $/, 'ge'],
-  [/(?:less than|fewer than|lower than|smaller than|shorter than|under|below|within) $/, 'lt'],
-  [
-    /(?:more than|greater than|higher than|larger than|longer than|over|above|exceeds?|beyond) $/,
-    'gt',
-  ],
-  [/(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|~) ?$/, 'approx'],
-];
-
-/** Words that name a count's noun but are not its unit (articles, prepositions...). */
-const NOT_NOUN = new Set(
-  (
-    'a an the and or of to in on at by for with from than as is are was were be per each every ' +
-    'more less that which this these those it its after before into over under until since when ' +
-    'while if but so not then also only other others more most later earlier ago onward onwards ' +
-    'respectively instead again through via without within during among between about off out up'
-  ).split(' '),
-);
-
-const WORD_NUMBER = new RegExp(
-  `\\b(?:(?:${[...Object.keys(SMALL), ...Object.keys(SCALES)].join('|')})(?:[\\s-]+(?:and[\\s-]+)?)?)+\\b`,
-  'gi',
-);
-
-/** Value of a run of number words: `twenty five` 25, `four hundred` 400, `a dozen` 12. */
-function wordsValue(words: string[]): number | null {
-  let total = 0;
-  let current = 0;
-  let any = false;
-  for (const w of words) {
-    if (w === 'and') continue;
-    const small = SMALL[w];
-    const scale = SCALES[w];
-    if (small !== undefined) {
-      current += small;
-      any = true;
-    } else if (scale !== undefined) {
-      current = (current || 1) * scale;
-      if (scale >= 1000) {
-        total += current;
-        current = 0;
-      }
-      any = true;
-    } else return null;
-  }
-  return any ? total + current : null;
-}
-
-/** A crude English stem for count nouns: `retries` and `retry` compare equal. */
-const nounStem = (w: string): string =>
-  w
-    .replace(/ies$/, 'y')
-    .replace(/(?:es|s)$/, '')
-    .replace(/e$/, '');
 
 interface Raw {
   start: number;
@@ -259,7 +112,7 @@ export function extractQuantities(text: string): Quantity[] {
       text: text.slice(start, end),
       value: parts[0] ?? 0,
       high: parts[0] ?? 0,
-      bound: boundBefore(lower, m.index) ?? 'eq',
+      bound: boundBefore(lower, m.index, end) ?? 'eq',
       dim: 'version',
       unit: 'version',
       parts,
@@ -270,18 +123,20 @@ export function extractQuantities(text: string): Quantity[] {
   const raws: Raw[] = [];
   // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
   const numRe =
-    /(?<![\w./-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e\d+\b)?)(k\b)?(?:\s*(?:-|–|to|and)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b)?/g;
+    /(?<![\w./])(?<![\w./-]-)(-?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e\d+\b)?)(k\b)?(?:\s*(?:-|–|to|and)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b)?/g;
   for (const m of lower.matchAll(numRe)) {
     const start = m.index;
     let end = start + m[0].length;
     if (!free(start, end)) continue;
-    const scale = m[2] ? 1e3 : 1;
-    const value = Number(m[1]!.replace(/,/g, '')) * scale;
+    const scale = m[3] ? 1e3 : 1;
+    // A minus standing alone before the digits ("use -1 to disable") is the number's sign.
+    const value = Number(m[2]!.replace(/,/g, '')) * scale * (m[1] ? -1 : 1);
     let high = value;
-    let bound: Bound | null = boundBefore(lower, start);
-    const joiner = m[0].slice(m[1]!.length + (m[2]?.length ?? 0)).trim();
-    if (m[3] !== undefined) {
-      const second = Number(m[3].replace(/,/g, ''));
+    let bound: Bound | null = boundBefore(lower, start, end);
+    const head = m[1]!.length + m[2]!.length + (m[3]?.length ?? 0);
+    const joiner = m[0].slice(head).trim();
+    if (m[4] !== undefined) {
+      const second = Number(m[4].replace(/,/g, ''));
       const isRange =
         joiner.startsWith('-') ||
         joiner.startsWith('–') ||
@@ -291,7 +146,7 @@ export function extractQuantities(text: string): Quantity[] {
         high = second;
         bound = 'range';
       } else {
-        end = start + m[1]!.length + (m[2]?.length ?? 0);
+        end = start + head;
       }
     }
     raws.push({ start, end, value, high, bound });
@@ -312,7 +167,7 @@ export function extractQuantities(text: string): Quantity[] {
     }
     const end = start + body.length;
     if (!free(start, end)) continue;
-    raws.push({ start, end, value, high: value, bound: boundBefore(lower, start) });
+    raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
   }
   for (const r of raws.sort((a, b) => a.start - b.start)) {
     const word = lower.slice(r.start, r.end);
@@ -321,16 +176,21 @@ export function extractQuantities(text: string): Quantity[] {
       ? { dim: `count:${nounStem('times')}`, factor: 1, end: r.end, name: 'times' }
       : unitAfter(lower, r.end);
     // "in 1911" is a year; "1200 pear trees" a count: a counted noun after it decides, unless a
-    // preposition of time stands before it.
+    // preposition of time stands before it. "of" is one only without a counted noun ("the summer
+    // of 1999", not "upward of 2000 queries"); a bare number with no such word is a year only in
+    // the range of modern years ("Default 1024" is a value).
     const yearWord = /^\d{4}$/.test(word) && r.value >= 1000 && r.value <= 2999;
+    const before = lower.slice(Math.max(0, r.start - 12), r.start);
     const timePreposition =
-      /\b(?:in|since|by|until|till|from|before|after|of|during|circa|year|early|late|mid)\s+$/.test(
-        lower.slice(Math.max(0, r.start - 12), r.start),
+      /\b(?:in|since|by|until|till|from|before|after|during|circa|year|early|late|mid)\s+$/.test(
+        before,
       );
     const yearLike =
       yearWord &&
       r.bound !== 'range' &&
-      (u === null || (u.dim.startsWith('count:') && timePreposition));
+      (u === null
+        ? timePreposition || /\bof\s+$/.test(before) || (r.value >= 1800 && r.value <= 2100)
+        : u.dim.startsWith('count:') && timePreposition);
     if (yearLike) {
       push({
         kind: 'date',
@@ -347,9 +207,9 @@ export function extractQuantities(text: string): Quantity[] {
       continue;
     }
     // A currency symbol stands before its number.
-    const before = text.slice(Math.max(0, r.start - 1), r.start);
+    const symbol = text.slice(Math.max(0, r.start - 1), r.start);
     const prefix =
-      before === '$' || before === '€' || before === '£' ? UNITS.get(before) : undefined;
+      symbol === '$' || symbol === '€' || symbol === '£' ? UNITS.get(symbol) : undefined;
     const dim = prefix?.dim ?? u?.dim ?? 'count';
     const factor = prefix?.factor ?? u?.factor ?? 1;
     const start = prefix ? r.start - 1 : r.start;
@@ -364,7 +224,24 @@ export function extractQuantities(text: string): Quantity[] {
       high: r.high * factor,
       bound: r.bound ?? 'eq',
       dim,
-      unit: prefix ? before : (u?.name ?? ''),
+      unit: prefix ? symbol : (u?.name ?? ''),
+      parts: [],
+      start,
+      end,
+    });
+  }
+  // "an unlimited number of clients" states a count too: one without a bound.
+  for (const m of lower.matchAll(/\b(?:unlimited|unbounded|infinite|no limit)\b/g)) {
+    const [start, end] = [m.index, m.index + m[0].length];
+    if (!free(start, end)) continue;
+    push({
+      kind: 'number',
+      text: text.slice(start, end),
+      value: Infinity,
+      high: Infinity,
+      bound: 'eq',
+      dim: 'count',
+      unit: '',
       parts: [],
       start,
       end,
@@ -373,9 +250,35 @@ export function extractQuantities(text: string): Quantity[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-function boundBefore(lower: string, at: number): Bound | null {
+/** A bound read under a negation: "cannot be larger than 125" is "at most 125". */
+const NEGATED: Partial<Record<Bound, Bound>> = { le: 'gt', lt: 'ge', ge: 'lt', gt: 'le' };
+
+/** True when a negation cue stands in the same clause within eight words before `at`. */
+function negatedBefore(lower: string, at: number): boolean {
+  const clause =
+    lower
+      .slice(Math.max(0, at - 60), at)
+      .split(/[,;:.!?()]|\b(?:and|or|but|which|that|if|when|while|unless|because)\b/)
+      .pop() ?? '';
+  const words = clause.trim().split(/\s+/).slice(-8).join(' ');
+  return /\b(?:not|never|cannot|no)\b|n't\b/.test(words);
+}
+
+/**
+ * The bound a phrase before the number states (`up to`, `more than`...), flipped by a negation
+ * of the clause before it, else the bound a phrase after it states (`16+`, `16 and later`).
+ */
+function boundBefore(lower: string, at: number, end = at): Bound | null {
   const head = lower.slice(Math.max(0, at - 40), at);
-  for (const [re, bound] of BOUNDS) if (re.test(head)) return bound;
+  for (const [re, bound] of BOUNDS) {
+    const m = re.exec(head);
+    if (!m) continue;
+    return negatedBefore(lower, at - head.length + m.index) ? (NEGATED[bound] ?? bound) : bound;
+  }
+  const rest = lower.slice(end, end + 30);
+  if (/^\+(?![\w+])|^,? (?:and|or) (?:later|newer|above|higher|greater|more|up)\b/.test(rest))
+    return 'ge';
+  if (/^,? or (?:earlier|older|below|lower|less|fewer|under)\b/.test(rest)) return 'le';
   return null;
 }
 
@@ -418,6 +321,9 @@ function unitAfter(
 
 /** True when two quantities measure the same thing and can be compared. */
 export function comparable(a: Quantity, b: Quantity): boolean {
+  // A bare number after a name may be its version ("Node.js 16" / "Node.js v16+").
+  const bare = (q: Quantity): boolean => q.kind === 'number' && q.dim === 'count' && q.value >= 0;
+  if ((a.kind === 'version' && bare(b)) || (b.kind === 'version' && bare(a))) return true;
   if (a.kind !== b.kind) return false;
   if (a.kind !== 'number') return true;
   if (a.dim === b.dim) return true;
@@ -434,6 +340,14 @@ export function compareQuantities(
   claim: Quantity,
   page: Quantity,
 ): 'same' | 'different' | 'opposite' {
+  if (claim.kind !== page.kind && (claim.kind === 'version' || page.kind === 'version')) {
+    const parts = (q: Quantity): number[] =>
+      q.kind === 'version' ? q.parts : String(q.value).split('.').map(Number);
+    return compareQuantities(
+      { ...claim, kind: 'version', parts: parts(claim) },
+      { ...page, kind: 'version', parts: parts(page) },
+    );
+  }
   if (claim.kind === 'date') {
     // The claim may state less than the page (a year where the page gives the day), not more.
     for (let i = 0; i < 3; i++) {
@@ -458,7 +372,10 @@ export function compareQuantities(
   // 1 MB against 1 MiB differ by 5 %: units converted or "about" allow that much, nothing else.
   const tolerance = approx ? 0.1 : converted ? 0.05 : 1e-9;
   const near = (x: number, y: number): boolean =>
-    Math.abs(x - y) <= tolerance * Math.max(Math.abs(x), Math.abs(y)) + 1e-12;
+    x === y ||
+    (Number.isFinite(x) &&
+      Number.isFinite(y) &&
+      Math.abs(x - y) <= tolerance * Math.max(Math.abs(x), Math.abs(y)) + 1e-12);
   const sameValue =
     (near(claim.value, page.value) && near(claim.high, page.high)) ||
     (claim.bound !== 'range' &&

@@ -6,7 +6,7 @@
  */
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
-import { areAntonyms, related } from './words.js';
+import { areAntonyms, canSwap, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /** A verb's -ed or -ing form ("compiled", "pending"), not a verb that ends so ("speed"). */
@@ -19,8 +19,9 @@ const MODIFIER = /^(?:ADJ|NOUN|PROPN|X)$/;
 /** Word classes that fill the same slot: a noun for a noun, an adjective for an adjective. */
 const SLOT: Record<string, string> = { NOUN: 'n', PROPN: 'n', X: 'n', ADJ: 'a' };
 
+// "one"/"ones" is a pronoun standing for a noun ("the uppercase ones"), never a slot's value.
 const isSlotWord = (t: Token): boolean =>
-  t.content && !t.cue && SLOT[t.pos] !== undefined && /\p{L}{2}/u.test(t.text);
+  t.content && !t.cue && SLOT[t.pos] !== undefined && /\p{L}{2}/u.test(t.text) && t.lemma !== 'one';
 
 /** Token index ranges `[start, end)` of the sentences of an analysis. */
 function sentences(a: Analysis): [number, number][] {
@@ -130,6 +131,7 @@ function swapsIn(
     SLOT[p.pos] === SLOT[c.pos] &&
     // A name is swapped for a name: a key term's slot holds another key term, not a common word.
     (!pieceOf(claimTerms, c) || pieceOf(pageTerms, p)) &&
+    canSwap(c, p) &&
     !claim.tokens.some((t) => t.content && (related(t, p) || areAntonyms(t, p)));
   for (let k = 0; k < words.length; k++) {
     const i = words[k]!;

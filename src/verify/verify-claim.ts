@@ -6,13 +6,9 @@
  */
 import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
-import {
-  comparativeConflicts,
-  polarityConflicts,
-  quantityAlignment,
-  swappedWords,
-  termAlignment,
-} from './align.js';
+import { comparativeConflicts, quantityAlignment, termAlignment } from './align.js';
+import { polarityConflicts } from './polarity.js';
+import { swappedWords } from './frames.js';
 import { slotSwaps } from './slots.js';
 import { areAntonyms, hasTerm, norm, related } from './words.js';
 
@@ -125,21 +121,41 @@ export function verifyClaim(
   }
   const quantities = quantityAlignment(c, p);
   const terms = termAlignment(c, p, options.context ?? '');
+  const polarity = polarityConflicts(c, p);
+  // With the negations agreeing, a word whose antonym the page negates is stated ("optional" /
+  // "not required").
+  if (polarity.length === 0) for (const i of opposed) matched.add(i);
   const conflicts = [
     ...quantities.conflicts,
-    ...polarityConflicts(c, p),
+    ...polarity,
     ...comparativeConflicts(c, p),
     ...terms.conflicts,
   ];
-  if (conflicts.every((x) => x.kind !== 'term')) {
-    const stated = new Set(conflicts.map((x) => x.claim.toLowerCase()));
-    conflicts.push(...swappedWords(c, p).filter((x) => !stated.has(x.claim.toLowerCase())));
-  }
-  if (conflicts.every((x) => x.kind !== 'term')) {
-    const stated = new Set(conflicts.map((x) => x.claim.toLowerCase()));
-    conflicts.push(...slotSwaps(c, p).filter((x) => !stated.has(x.claim.toLowerCase())));
-  }
   const missing = [...terms.missing, ...quantities.missing];
+  // An ordinary word in another's place is a swapped fact, unless the passage states the claim's
+  // word elsewhere: then the sentences may be put differently ("proxy variables" / "the proxy
+  // ... environment variables"), and the word is only not stated where the claim puts it.
+  // A key term's place is aligned like any word's, wherever else the page states it.
+  const termPieces = new Set(c.keyTerms.flatMap((k) => norm(k.text).split(/[^\p{L}\p{N}_$]+/u)));
+  const elsewhere = (x: Conflict): boolean =>
+    !termPieces.has(x.claim.toLowerCase()) &&
+    c.tokens.some(
+      (t) =>
+        t.text === x.claim &&
+        // A piece of an identifier states the word too ("proxy" in `HTTP_PROXY`).
+        p.tokens.some((q) => /\p{L}{2}/u.test(q.text) && !q.cue && related(t, q)),
+    );
+  for (const find of [swappedWords, slotSwaps]) {
+    if (conflicts.some((x) => x.kind === 'term')) break;
+    const stated = new Set(
+      [...conflicts, ...missing].map((x) => (typeof x === 'string' ? x : x.claim).toLowerCase()),
+    );
+    for (const x of find(c, p)) {
+      if (stated.has(x.claim.toLowerCase())) continue;
+      if (elsewhere(x)) missing.push(x.claim);
+      else conflicts.push(x);
+    }
+  }
   const total = Math.max(1, words.length);
   const coverage = Math.round((matched.size / total) * 1000) / 1000;
   const conflictWords = conflicts.filter((x) => x.kind === 'term').length;
@@ -150,7 +166,11 @@ export function verifyClaim(
   if (conflicts.length > 0) {
     // A contradiction needs the facts aligned word by word: a passage close in meaning (a
     // sentence embedding measures topic) that shares few of the claim's words states other facts.
-    const about = relatedness >= minRelated;
+    // A negation is grounded only in a passage that states the rest of the claim: a number or a
+    // term the passage lacks means it speaks of another case ("does not retry over stateful
+    // bodies" says nothing against "retries a request at most 5 times").
+    const polarOnly = conflicts.every((x) => x.kind === 'negation' || x.kind === 'antonym');
+    const about = relatedness >= minRelated && !(polarOnly && missing.length > 0);
     return {
       verdict: about ? 'contradicted' : 'unrelated',
       conflicts,

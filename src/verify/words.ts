@@ -28,12 +28,20 @@ export function sameWord(a: Token, b: Token): boolean {
 }
 
 /**
+ * Quantifiers of an unstated number above one: a closed class of English whose members say the
+ * same thing ("many origins" / "multiple origins"); WordNet files them apart.
+ */
+const PLURAL_QUANTIFIERS = new Set(['many', 'multiple', 'several', 'numerous', 'various']);
+
+/**
  * The same word in another form, a WordNet synonym (`attempt`/`try`), or a word one WordNet link
  * away that names the same thing: an adjective's cluster head (`idle`/`inactive`), an also-see
- * adjective, a derivationally related form (`create`/`creation`). Antonyms never are.
+ * adjective, a derivationally related form (`create`/`creation`), or a quantifier of the same
+ * kind (`many`/`multiple`). Antonyms never are.
  */
 export function related(a: Token, b: Token): boolean {
   if (sameWord(a, b)) return true;
+  if (PLURAL_QUANTIFIERS.has(a.lower) && PLURAL_QUANTIFIERS.has(b.lower)) return true;
   return loadWordNet().related(a.lemma, b.lemma);
 }
 
@@ -102,3 +110,20 @@ export const hasTerm = (text: string, term: string): boolean => {
   }
   return false;
 };
+
+/** True when WordNet files the adjective under an attribute with two poles (it has an antonym). */
+const bipolar = (t: Token): boolean => {
+  const wn = loadWordNet();
+  return wn.antonyms(t.lemma).size > 0 || wn.antonyms(t.lower).size > 0;
+};
+
+/**
+ * True when an adjective in the place of another can state a different fact: both are values of
+ * attributes with two poles in WordNet (`idle`/`busy`, `first`/`last`, `red`/`blue`). A
+ * derived or relational adjective (`configurable`, `given`) describes how the thing is referred
+ * to rather than a value it has, so a paraphrase may trade it. Other word classes always can.
+ */
+export function canSwap(a: Token, b: Token): boolean {
+  if (a.pos !== 'ADJ' || b.pos !== 'ADJ') return true;
+  return bipolar(a) && bipolar(b);
+}

@@ -36,3 +36,28 @@ describe('judgeCandidates: the passage that states the claim best decides', () =
     expect(j.match?.quote).toBe(option);
   });
 });
+
+describe('judgeCandidates: a false support is the worse error', () => {
+  const rule =
+    'After all queued requests are completed, the keepalive event moves the client back to the pending state.';
+  const loose =
+    'If all queued requests are processed, the processing machine moves the client back to the pending state.';
+
+  it('lets a contradiction stating more of the claim than the support decide', () => {
+    const claim = analyze(
+      'Before all queued requests are completed, the keepalive event moves the client back to the pending state.',
+    );
+    const j = judgeCandidates(claim, [match('fuzzy', 0.8, loose), match('fuzzy', 0.9, rule)]);
+    expect(j.verdict).toBe('contradicted');
+    expect(j.conflicts.map((c) => c.kind)).toContain('comparative');
+  });
+
+  it('still supports the claim the fuller passage states', () => {
+    const claim = analyze(
+      'After all queued requests are completed, the keepalive event moves the client back to the pending state.',
+    );
+    expect(
+      judgeCandidates(claim, [match('fuzzy', 0.8, loose), match('fuzzy', 1, rule)]).verdict,
+    ).toBe('supported');
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Comparatives of an analysed text: comparative adjectives and adverbs (`faster`, through WordNet's
+ * bases), `more X`/`less X`, negated equatives (`not as fast as`), and comparison words whose
+ * opposite WordNet does not record (`before`/`after`, `increase`/`decrease`).
+ */
+import type { Comparative, Token } from './analyze.js';
+import { loadWordNet } from './wordnet.js';
+
+/** Comparison words whose opposite is not an antonym in WordNet, with their direction. */
+const RELATIONS: Record<string, [string, 1 | -1]> = {
+  before: ['before', 1],
+  after: ['before', -1],
+  prior: ['before', 1],
+  above: ['above', 1],
+  below: ['above', -1],
+  greater: ['more', 1],
+  larger: ['more', 1],
+  bigger: ['more', 1],
+  smaller: ['more', -1],
+  better: ['good', 1],
+  worse: ['good', -1],
+  best: ['good', 1],
+  worst: ['good', -1],
+  more: ['more', 1],
+  less: ['more', -1],
+  fewer: ['more', -1],
+  most: ['more', 1],
+  least: ['more', -1],
+  exceed: ['more', 1],
+  outperform: ['good', 1],
+  increase: ['more', 1],
+  decrease: ['more', -1],
+  reduce: ['more', -1],
+  raise: ['more', 1],
+  lower: ['high', -1],
+};
+
+/** A comparison word's entry (own keys only: `constructor` is not a comparison). */
+const relationOf = (word: string): [string, 1 | -1] | undefined =>
+  Object.hasOwn(RELATIONS, word) ? RELATIONS[word] : undefined;
+
+/**
+ * The base of a comparative adjective or adverb (`faster` -> `fast`, `easier` -> `easy`,
+ * `bigger` -> `big`) when WordNet knows the base as an adjective or adverb, else `null`.
+ */
+function comparativeBase(word: string): string | null {
+  if (!/^[a-z]{4,}(?:er|est)$/.test(word)) return null;
+  const wn = loadWordNet();
+  const stem = word.replace(/est$|er$/, '');
+  const tries = [stem, `${stem}e`, stem.replace(/i$/, 'y'), stem.replace(/(.)\1$/, '$1')];
+  for (const t of tries) {
+    if (t.length >= 2 && wn.synsets(t).some((id) => id.startsWith('a') || id.startsWith('r')))
+      return t;
+  }
+  return null;
+}
+
+/** Comparatives: `faster`, `more memory`, `less often`, `before`, `exceeds`. */
+export function comparativesOf(tokens: readonly Token[]): Comparative[] {
+  const out: Comparative[] = [];
+  tokens.forEach((t, i) => {
+    // A negated equative compares the other way: "not as stable as" is "less stable than".
+    const equative = tokens[i - 2];
+    if (
+      tokens[i - 1]?.lower === 'as' &&
+      equative &&
+      /^(?:not|n't|never)$/.test(equative.lower) &&
+      tokens[i + 1]?.lower === 'as' &&
+      (t.pos === 'ADJ' || t.pos === 'ADV')
+    ) {
+      const base = comparativeBase(t.lower) ?? t.lemma;
+      out.push({ text: `${equative.text} as ${t.text} as`, base, sign: -1, at: i });
+      return;
+    }
+    const relation = relationOf(t.lemma) ?? relationOf(t.lower);
+    // "at most 3", "more than 3": bounds of a quantity, compared with the quantity.
+    const next = tokens[i + 1];
+    if (
+      relation &&
+      (tokens[i - 1]?.lower === 'at' ||
+        (next?.lower === 'than' && tokens[i + 2]?.pos === 'NUM') ||
+        next?.pos === 'NUM')
+    ) {
+      return;
+    }
+    if (
+      relation &&
+      (t.lower === 'more' || t.lower === 'less' || t.lower === 'fewer') &&
+      next?.lower !== 'than'
+    ) {
+      // "more X" compares X: the next content word is what grows or shrinks.
+      const what = tokens.slice(i + 1, i + 3).find((x) => x.content);
+      if (what) {
+        const base = comparativeBase(what.lower) ?? what.lemma;
+        out.push({ text: `${t.text} ${what.text}`, base, sign: relation[1], at: i });
+        return;
+      }
+    }
+    if (relation) {
+      out.push({ text: t.text, base: relation[0], sign: relation[1], at: i });
+      return;
+    }
+    if (t.pos !== 'ADJ' && t.pos !== 'ADV') return;
+    const base = comparativeBase(t.lower);
+    if (base) out.push({ text: t.text, base, sign: 1, at: i });
+  });
+  return out;
+}

@@ -1,0 +1,68 @@
+/**
+ * Key terms of an analysed text: what a passage must state itself for a claim to hold (code spans,
+ * quoted literals, identifiers, names, and words WordNet does not know).
+ */
+import type { KeyTerm, Token } from './analyze.js';
+import { loadWordNet } from './wordnet.js';
+
+/** Words a sentence may start with in upper case that are not names. */
+const isSentenceStart = (text: string, index: number): boolean =>
+  /(?:^|[.!?:;]\s+|\n\s*|["'(]\s*)$/.test(text.slice(0, index));
+
+const UNIT_WORDS = /^(?:[kmgt]i?b|ms|ns|us|hz|[kmg]hz|px|usd|eur|gbp|utc|gmt|am|pm)$/i;
+
+/** Key terms: code spans, identifiers, names, and words WordNet does not know. */
+export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
+  const out = new Map<string, KeyTerm>();
+  const add = (t: string, kind: KeyTerm['kind']): void => {
+    const clean = t.replace(/^[`'"]+|[`'".,;:!?]+$/g, '').replace(/\(\)$/, '');
+    if (clean.length < 2 || UNIT_WORDS.test(clean) || /^\d[\d.,]*$/.test(clean)) return;
+    const key = clean.toLowerCase();
+    if (![...out.keys()].some((k) => k.includes(key))) out.set(key, { text: clean, kind });
+  };
+  for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]!, 'code');
+  // A quoted literal of one to three words is a value the text names ("returns the string
+  // 'failure'"); a quote after a letter is an apostrophe ("can't", "users'").
+  for (const m of text.matchAll(
+    /(?<![\p{L}\p{N}])['"\u2018\u201c]([^'"`\u2018\u2019\u201c\u201d\s]+(?: [^'"`\u2018\u2019\u201c\u201d\s]+){0,2})['"\u2019\u201d](?![\p{L}\p{N}])/gu,
+  ))
+    add(m[1]!, 'code');
+  const prose = text.replace(/`[^`]+`/g, ' ');
+  const identifier =
+    /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;
+  for (const m of prose.matchAll(identifier)) {
+    const t = m[0];
+    // "e.g." and "i.e." are abbreviations, not paths; "v2" is a version, compared as a quantity.
+    if (/^(?:e\.g|i\.e|etc|vs)$/i.test(t) || /^v\d+$/i.test(t)) continue;
+    add(t, 'identifier');
+  }
+  const wn = loadWordNet();
+  const propn = new Set(tokens.filter((t) => t.pos === 'PROPN' && t.content).map((t) => t.lower));
+  const contentWords = new Set(tokens.filter((t) => t.content).map((t) => t.lower));
+  for (const m of prose.matchAll(/(?<![\w$.-])[A-Z][a-z]+(?:[-'][A-Za-z]+)?(?![\w$])/g)) {
+    const t = m[0];
+    const lower = t.toLowerCase();
+    // "If", "Once", "The": function words in capitals are no names.
+    if (!contentWords.has(lower)) continue;
+    // A capital at a sentence start proves nothing: there only a name WordNet does not know counts.
+    if (!isSentenceStart(prose, m.index)) add(t, 'proper');
+    else if (propn.has(lower) && !knownForm(lower)) add(t, 'proper');
+  }
+  for (const t of tokens) {
+    if (!t.content || !/^[a-z][a-z-]{3,}$/.test(t.lower)) continue;
+    if (wn.knows(t.lemma) || knownForm(t.lower) || UNIT_WORDS.test(t.lower)) continue;
+    add(t.text, 'rare');
+  }
+  return [...out.values()];
+}
+
+/**
+ * True when WordNet knows the word or the base it is derived from: "configurable", "retried",
+ * "re-run", "Pipelining" (a capital at a sentence start is no name when the word is English).
+ */
+function knownForm(lower: string): boolean {
+  const wn = loadWordNet();
+  if (wn.knows(lower)) return true;
+  const base = lower.replace(/-/g, '').replace(/(?:able|ible|ed|ing|s|ly)$/, '');
+  return base.length >= 4 && (wn.knows(base) || wn.knows(`${base}e`));
+}

@@ -1,0 +1,146 @@
+/**
+ * Polarity alignment: each claim clause against the page clauses that state most of its words,
+ * with negation cues and antonyms counted, so that an added or removed negation, or an antonym in
+ * the same place, is a conflict and a negation moved or restated is not.
+ */
+import type { Analysis, Token } from './analyze.js';
+import type { Conflict } from './verify-claim.js';
+import { areAntonyms, related } from './words.js';
+
+/** The cue and the word it negates: `not enabled`; or the word alone. */
+function phrase(tokens: readonly Token[], at: number): string {
+  const t = tokens[at]!;
+  for (let i = at - 1; t.negated && i >= 0 && tokens[i]!.clause === t.clause; i--) {
+    if (tokens[i]!.cue) {
+      return tokens
+        .slice(i, at + 1)
+        .map((x) => x.text)
+        .join(' ')
+        .replace(/ n't/g, "n't");
+    }
+  }
+  return t.text;
+}
+
+interface Clause {
+  /** Token indexes of the clause's content words. */
+  words: number[];
+  /** Negation cues in the clause. */
+  cues: number;
+}
+
+function clausesOf(a: Analysis): Clause[] {
+  const byId = new Map<number, Clause>();
+  a.tokens.forEach((t, i) => {
+    let c = byId.get(t.clause);
+    if (!c) byId.set(t.clause, (c = { words: [], cues: 0 }));
+    if (t.cue) c.cues++;
+    else if (t.content) c.words.push(i);
+  });
+  return [...byId.values()].filter((c) => c.words.length > 0);
+}
+
+/** Token indexes of the words of the text's comparisons (`faster`, `more memory`, `not as fast as`). */
+function compared(a: Analysis): Set<number> {
+  const out = new Set<number>();
+  for (const c of a.comparatives) {
+    const words = new Set(c.text.toLowerCase().split(/\s+/));
+    for (let i = Math.max(0, c.at - 3); i <= c.at + 2 && i < a.tokens.length; i++) {
+      if (i === c.at || words.has(a.tokens[i]!.lower)) out.add(i);
+    }
+  }
+  return out;
+}
+
+/**
+ * Polarity, clause by clause: each claim clause is paired with the page clauses sharing most of
+ * its words (antonyms count as shared: they fill the same slot), and its parity of negation cues,
+ * flipped once per antonym pair (`not enabled` = `disabled`, `not unusable` = `can be used`), must
+ * equal the page clause's. Clause-wide parity lets a paraphrase move the negation ("performs no
+ * CORS checks" = "does not implement CORS checks").
+ */
+export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const out: Conflict[] = [];
+  const pageClauses = clausesOf(page);
+  // The words of a comparison are judged with their direction ("not as fast as" / "slower than").
+  const inClaim = compared(claim);
+  const inPage = compared(page);
+  for (const c of clausesOf(claim)) {
+    let best = 0;
+    let pairs: { clause: Clause; flips: [number, number][]; shared: number[] }[] = [];
+    for (const p of pageClauses) {
+      const flips: [number, number][] = [];
+      const shared: number[] = [];
+      const rest: number[] = [];
+      for (const i of c.words) {
+        const same = p.words.find((j) => related(claim.tokens[i]!, page.tokens[j]!));
+        if (same !== undefined) shared.push(same);
+        else rest.push(i);
+      }
+      // A page word the claim states already is no antonym of another claim word ("the new keys
+      // are not used" against "the old and the new keys": "used"/"new" would pair twice).
+      for (const i of rest) {
+        const opposite = p.words.find(
+          (j) => !shared.includes(j) && areAntonyms(claim.tokens[i]!, page.tokens[j]!),
+        );
+        if (opposite !== undefined && !inClaim.has(i) && !inPage.has(opposite))
+          flips.push([i, opposite]);
+      }
+      const score = shared.length + flips.length;
+      if (score === 0 || score < best) continue;
+      if (score > best) pairs = [];
+      best = score;
+      pairs.push({ clause: p, flips, shared });
+    }
+    // Too little in common to say the clauses state the same thing.
+    if (best < Math.min(2, c.words.length)) continue;
+    // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
+    // or a negated word the other clause states too ("will not retry" / "will retry"). Otherwise
+    // the clauses pair by their nouns but predicate different things.
+    const touches = (x: (typeof pairs)[number]): boolean =>
+      x.flips.length > 0 ||
+      c.words.some(
+        (i) =>
+          claim.tokens[i]!.negated &&
+          x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      ) ||
+      x.clause.words.some(
+        (j) =>
+          page.tokens[j]!.negated &&
+          c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
+    const agrees = pairs.some(
+      (x) => (c.cues + x.flips.length) % 2 === x.clause.cues % 2 || !touches(x),
+    );
+    if (agrees || pairs.length === 0) continue;
+    const x = pairs[0]!;
+    const flip = x.flips[0];
+    if (flip && c.cues % 2 === x.clause.cues % 2) {
+      out.push({
+        kind: 'antonym',
+        claim: phrase(claim.tokens, flip[0]),
+        page: phrase(page.tokens, flip[1]),
+      });
+      continue;
+    }
+    const negatedIn = (a: Analysis, words: readonly number[]): number | undefined =>
+      words.find((i) => a.tokens[i]!.negated);
+    const claimAt =
+      negatedIn(claim, c.words) ??
+      flip?.[0] ??
+      c.words.find((i) => claim.tokens[i]!.pos === 'VERB') ??
+      c.words[0]!;
+    const pageAt =
+      negatedIn(page, x.clause.words) ??
+      flip?.[1] ??
+      x.shared.find((j) => page.tokens[j]!.pos === 'VERB') ??
+      x.shared[0] ??
+      x.clause.words[0]!;
+    out.push({
+      kind: 'negation',
+      claim: phrase(claim.tokens, claimAt),
+      page: phrase(page.tokens, pageAt),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,227 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
+import type { ConflictKind } from '../../../src/verify/index.js';
+
+// The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+/** Each rule has a true pair (a rewording the page supports) and a false pair (another fact). */
+function supported(claim: string, page: string): void {
+  const r = verifyClaim(claim, page);
+  expect(r.verdict, `${r.reason} ${JSON.stringify(r.conflicts)}`).toBe('supported');
+}
+
+function contradicted(claim: string, page: string, kind: ConflictKind): void {
+  const r = verifyClaim(claim, page);
+  expect(r.verdict, r.reason).toBe('contradicted');
+  expect(r.conflicts.map((c) => c.kind)).toContain(kind);
+}
+
+describe('clauses joined by "and" with a subject of their own', () => {
+  it('keeps the negation of each clause apart', () => {
+    contradicted(
+      'The session is not persistent and the token is still valid.',
+      'The session is persistent and the token is no longer valid.',
+      'negation',
+    );
+    supported(
+      'The log file is rotated daily and the old file is not deleted.',
+      'Every day the log file is rotated, and the old file is not deleted.',
+    );
+  });
+});
+
+describe('a negation that bounds a number or a comparison', () => {
+  it('reads "cannot be longer than" and "must not exceed" as upper bounds', () => {
+    supported('Header values are limited to 8 KiB.', 'A header value cannot be longer than 8 KiB.');
+    supported('A request body must be at most 10 MB.', 'A request body must not exceed 10 MB.');
+    expect(extractQuantities('It must not exceed 10 MB.')[0]?.bound).toBe('le');
+    contradicted(
+      'A header value can be longer than 8 KiB.',
+      'A header value cannot be longer than 8 KiB.',
+      'comparative',
+    );
+  });
+
+  it('reads "not as fast as" as "slower than"', () => {
+    supported(
+      'The polling transport is not as fast as WebSockets.',
+      'The polling transport is slower than WebSockets.',
+    );
+    contradicted(
+      'The polling transport is not as fast as WebSockets.',
+      'The polling transport is faster than WebSockets.',
+      'comparative',
+    );
+  });
+});
+
+describe('numbers in other words', () => {
+  it('reads a minus sign before a number', () => {
+    supported('Use -1 to disable the limit.', 'Set the limit to -1 to disable it.');
+    contradicted(
+      'Set the limit to -1 to disable it.',
+      'Set the limit to 0 to disable it.',
+      'number',
+    );
+  });
+
+  it('reads "upward of" as "more than", and a count after "of" as no year', () => {
+    supported(
+      'The server handles more than 3000 requests per second.',
+      'The server handles upward of 3000 requests per second.',
+    );
+    contradicted(
+      'The server handles fewer than 3000 requests per second.',
+      'The server handles upward of 3000 requests per second.',
+      'comparative',
+    );
+  });
+
+  it('reads a bare four-digit value outside modern years as a number', () => {
+    const page = 'maxSockets - The maximum number of sockets to keep. Default 1024.';
+    expect(extractQuantities(page).map((q) => q.kind)).toEqual(['number']);
+    supported('By default the pool keeps at most 1024 sockets.', page);
+    contradicted('By default the pool keeps at most 2048 sockets.', page, 'number');
+  });
+
+  it('reads "unlimited" and "no limit" as a count without a bound', () => {
+    supported(
+      'The pool has no limit on the number of clients.',
+      'The pool creates an unlimited number of clients.',
+    );
+    contradicted(
+      'The pool creates at most 10 clients.',
+      'The pool creates an unlimited number of clients.',
+      'number',
+    );
+  });
+
+  it('compares a number after a name with a version, "v18+" with "18 or later"', () => {
+    expect(extractQuantities('Node.js v18+').map((q) => q.bound)).toEqual(['ge']);
+    supported('The module requires Node.js 18 or later.', 'The module requires Node.js v18+.');
+    contradicted(
+      'The module requires Node.js 16 or later.',
+      'The module requires Node.js v18+.',
+      'number',
+    );
+  });
+});
+
+describe('quoted literals', () => {
+  it('takes a quoted value as a key term, not an apostrophe', () => {
+    expect(analyze("It returns the string 'ok' if it can't fail.").keyTerms).toContainEqual({
+      text: 'ok',
+      kind: 'code',
+    });
+    supported(
+      "On success the function returns the string 'ok'.",
+      "The function returns the string 'ok' when it succeeds.",
+    );
+    contradicted(
+      "The function returns the string 'ok' on success.",
+      "The function returns the string 'done' on success.",
+      'term',
+    );
+  });
+});
+
+describe('words swapped in a frame', () => {
+  it('reads a word between a determiner and a noun as a modifier, even one the claim repeats', () => {
+    contradicted(
+      'The retry interceptor caches DNS lookups.',
+      'The dns interceptor caches DNS lookups.',
+      'term',
+    );
+    supported(
+      'The dns interceptor caches DNS lookups for a while.',
+      'The dns interceptor caches DNS lookups for some time.',
+    );
+  });
+
+  it('takes no hedging adverb or plural quantifier for a swapped fact', () => {
+    supported('Compression is usually worth enabling.', 'Compression is generally worth enabling.');
+    supported('The agent can connect to many hosts.', 'The agent can connect to multiple hosts.');
+    contradicted(
+      'The agent can connect to a single host.',
+      'The agent can connect to multiple hosts.',
+      'antonym',
+    );
+  });
+
+  it('reads "ones" as a pronoun for the page noun', () => {
+    supported(
+      'If both the old and new keys are present, the new ones are used.',
+      'If both the old and the new keys are present, the new keys are used.',
+    );
+    contradicted(
+      'If both the old and new keys are present, the new ones are not used.',
+      'If both the old and the new keys are present, the new keys are used.',
+      'negation',
+    );
+  });
+
+  it('swaps adjectives only between values of two-pole attributes', () => {
+    supported(
+      'Entries are kept for a configurable period.',
+      'Entries are kept for a given period.',
+    );
+    contradicted(
+      'Entries are kept in the primary cache.',
+      'Entries are kept in the secondary cache.',
+      'antonym',
+    );
+    contradicted('The button is red.', 'The button is blue.', 'term');
+  });
+
+  it('takes a word the passage states elsewhere as missing where the claim puts it', () => {
+    const r = verifyClaim(
+      'Uppercase proxy variables are also read.',
+      'The agent reads the proxy settings. Uppercase environment variables are also read.',
+    );
+    expect(r.verdict).toBe('unrelated');
+    expect(r.missing).toContain('proxy');
+    contradicted(
+      'Uppercase proxy variables are also read.',
+      'Uppercase environment variables are also read.',
+      'term',
+    );
+  });
+});
+
+describe('negation grounded in the same statement', () => {
+  it('takes a negation about another case for no contradiction', () => {
+    const r = verifyClaim(
+      'The client retries a request at most 3 times.',
+      'The client does not retry requests with streamed bodies.',
+    );
+    expect(r.verdict).toBe('unrelated');
+    contradicted('The client does not retry requests.', 'The client retries requests.', 'negation');
+  });
+
+  it('pairs each page word with one claim word only', () => {
+    contradicted(
+      'If both the old and new keys are present, the new keys are not used.',
+      'If both the old and the new keys are present, the new keys are used.',
+      'negation',
+    );
+    supported(
+      'If both the old and new keys are present, the new keys are not used.',
+      'If both the old and the new keys are present, the new keys are ignored.',
+    );
+  });
+
+  it('counts a negated antonym as stating the word', () => {
+    supported(
+      'Authentication is optional for local requests.',
+      'Authentication is not required for local requests.',
+    );
+    contradicted(
+      'Authentication is optional for local requests.',
+      'Authentication is required for local requests.',
+      'antonym',
+    );
+  });
+});
