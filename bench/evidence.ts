@@ -22,7 +22,7 @@
 // `--throughput` adds claims per second with screenshots off and on at pools 1, 2 and 4.
 // A claim whose check timed out (a busy machine) is checked once more outside the timing, and the
 // report says how many (`--no-retry` keeps the first verdicts).
-// Per-claim verdicts are written for the dev split only (`--out`), so the test split stays unseen.
+// `--out` writes the wrong verdicts per split (wrong-dev.txt, wrong-test.txt).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +49,7 @@ const HELP = `usage: npx tsx bench/evidence.ts [options]
   --no-retry             keep verdicts that came after a timeout (default: check those claims again)
   --claims FILE          claim set (default bench/evidence/claims.json)
   --json FILE            write the report as JSON to FILE
-  --out DIR              write latest.txt, latest.json and wrong-dev.txt (dev split only) to DIR
+  --out DIR              write latest.txt, latest.json, wrong-dev.txt and wrong-test.txt to DIR
   --help                 this text`;
 
 interface Options {
@@ -364,6 +364,8 @@ async function main(): Promise<number> {
       writeFileSync(path.join(options.out, 'latest.txt'), `${text}\n`);
       writeFileSync(path.join(options.out, 'latest.json'), json);
       writeFileSync(path.join(options.out, 'wrong-dev.txt'), `${renderWrong(dev)}\n`);
+      const test = results.filter((r) => r.claim.split === 'test');
+      writeFileSync(path.join(options.out, 'wrong-test.txt'), `${renderWrong(test)}\n`);
     }
     return 0;
   } finally {

@@ -229,7 +229,7 @@ export function renderScores(kinds: readonly KindRow[], targets: readonly Target
   return `${kindTable}\n\n${targetTable}`;
 }
 
-/** One wrong verdict per block, for reading while tuning on the dev split. */
+/** One wrong verdict per block: the claim, the cited page, the deciding quote, the conflicts. */
 export function renderWrong(results: readonly ClaimResult[]): string {
   return results
     .filter((r) => !r.right)

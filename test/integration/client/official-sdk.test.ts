@@ -22,6 +22,8 @@ const QUESTION = 'How does SQLite FTS5 rank results?';
 
 let server: TestServer;
 let sdk: Perplexity;
+type EmbedParams = Parameters<Perplexity['embeddings']['create']>[0];
+type ContextParams = Parameters<Perplexity['contextualizedEmbeddings']['create']>[0];
 
 beforeAll(async () => {
   server = await startTestServer({ apiKeys: [KEY] });
@@ -113,7 +115,8 @@ describe("the hosted service's SDK against the embedded server", () => {
 
   it('embeddings.create: base64 int8 vectors whose cosines follow meaning', async () => {
     const res = await sdk.embeddings.create({
-      model: 'svc-embed-v1-0.6b',
+      // The spec's model names; the SDK's types know only the hosted service's own.
+      model: 'svc-embed-v1-0.6b' as EmbedParams['model'],
       input: [
         'The request is retried up to three times.',
         'A failed request is attempted again at most 3 times.',
@@ -128,7 +131,7 @@ describe("the hosted service's SDK against the embedded server", () => {
 
   it('contextualizedEmbeddings.create: one vector per chunk, per document', async () => {
     const res = await sdk.contextualizedEmbeddings.create({
-      model: 'svc-embed-context-v1-0.6b',
+      model: 'svc-embed-context-v1-0.6b' as ContextParams['model'],
       input: [
         ['SQLite is an embedded database.', 'FTS5 ranks matches with bm25.'],
         ['Chromium is a browser.'],
