@@ -13,7 +13,86 @@ function imageHtml(img: IndexImage): string {
   return `<figure><img src="${escapeHtml(img.url)}" alt="${escapeHtml(img.alt)}"${size} loading="lazy"></figure>`;
 }
 
-function chunkHtml(chunk: ChunkRecord, images: IndexImage[]): string {
+/**
+ * How many of a chunk's first paragraphs are headings: the chunker starts a chunk with its run of
+ * headings (h2 then h3 with nothing between), the innermost of which ends its heading path.
+ */
+function leadingHeadings(chunk: ChunkRecord, paras: readonly string[]): number {
+  if (chunk.headingLevel === 0) return 0;
+  const path = chunk.headingPath;
+  for (let k = Math.min(paras.length, path.length); k > 1; k--) {
+    if (paras.slice(0, k).every((p, i) => p === path[path.length - k + i])) return k;
+  }
+  return 1;
+}
+
+/** A GitHub-style pipe table as the Markdown reader keeps it (its lines joined by spaces). */
+const TABLE_RULE = /\|(?:\s*:?-{3,}:?\s*\|)+/;
+
+/** The header of the last pipe table rendered: a long table's rows continue in later chunks. */
+interface TableState {
+  header: string[] | null;
+}
+
+/**
+ * The rows of a pipe table paragraph (`| a | b | | --- | --- | | 1 | 2 |`), header row first; or of
+ * the continuation of the last table (a long table is cut between sentences into several
+ * paragraphs: `| | 3 | 4 |`, same header). `null` when the cells do not line up with the header.
+ */
+function pipeTable(para: string, state: TableState): string[][] | null {
+  if (!para.startsWith('|')) return null;
+  const cellsOf = (row: string): string[] =>
+    row
+      .trim()
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
+  const rule = TABLE_RULE.exec(para);
+  let header: string[];
+  let body: string;
+  if (rule) {
+    header = cellsOf(para.slice(0, rule.index));
+    body = para.slice(rule.index + rule[0].length).trim();
+    if (header.length !== rule[0].split('|').length - 2) return null;
+  } else if (state.header) {
+    header = state.header;
+    // The first pipe closes the row cut before this paragraph.
+    body = para.replace(/^\|\s*(?=\|)/, '');
+  } else return null;
+  const columns = header.length;
+  const rows: string[][] = [];
+  if (body) {
+    // Rows joined by a space: `| 1 | 2 | | 3 | 4 |` splits into cells with a blank between rows.
+    const cells = cellsOf(body);
+    if ((cells.length + 1) % (columns + 1) !== 0) return null;
+    for (let i = 0; i < cells.length; i += columns + 1) {
+      if (i > 0 && cells[i - 1] !== '') return null;
+      rows.push(cells.slice(i, i + columns));
+    }
+  }
+  state.header = header;
+  return [header, ...rows];
+}
+
+/**
+ * One paragraph of a chunk as HTML: code (a block whose line breaks the reader kept) in `<pre>`, a
+ * pipe table as a `<table>` (each row a block of its own under its header), else `<p>`.
+ */
+function paragraphHtml(para: string, tables: TableState): string {
+  if (para.includes('\n')) return `<pre><code>${escapeHtml(para)}</code></pre>`;
+  const table = pipeTable(para, tables);
+  if (!table) {
+    tables.header = null;
+    return `<p>${escapeHtml(para)}</p>`;
+  }
+  const row = (cells: string[], tag: 'th' | 'td'): string =>
+    `<tr>${cells.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join('')}</tr>`;
+  const [head, ...rows] = table;
+  return `<table><thead>${row(head!, 'th')}</thead><tbody>${rows.map((r) => row(r, 'td')).join('')}</tbody></table>`;
+}
+
+function chunkHtml(chunk: ChunkRecord, images: IndexImage[], tables: TableState): string {
   const parts: string[] = [];
   let pos = chunk.charStart;
   const pending = [...images];
@@ -21,14 +100,16 @@ function chunkHtml(chunk: ChunkRecord, images: IndexImage[]): string {
     while (pending.length > 0 && pending[0]!.offset <= offset)
       parts.push(imageHtml(pending.shift()!));
   };
-  chunk.text.split('\n\n').forEach((para, i) => {
+  const paras = chunk.text.split('\n\n');
+  const headings = leadingHeadings(chunk, paras);
+  paras.forEach((para, i) => {
     emitImagesUpTo(pos);
-    if (i === 0 && chunk.headingLevel > 0) {
-      // h1 is the document title, so section headings are h2 at most.
-      const level = Math.min(6, Math.max(2, chunk.headingLevel));
+    if (i < headings) {
+      // h1 is the document title, so section headings are h2 at most; a run nests one level each.
+      const level = Math.min(6, Math.max(2, chunk.headingLevel + i));
       parts.push(`<h${level}>${escapeHtml(para)}</h${level}>`);
     } else {
-      parts.push(`<p>${escapeHtml(para)}</p>`);
+      parts.push(paragraphHtml(para, tables));
     }
     pos += para.length + 2;
   });
@@ -75,10 +156,11 @@ export function renderDocumentHtml(doc: IndexedDocument): string {
       return `<dt>${k}</dt><dd>${value}</dd>`;
     })
     .join('');
+  const tables: TableState = { header: null };
   const sections = doc.chunks
     .map(
       (c) =>
-        `<section id="c${c.ordinal}" data-char-start="${c.charStart}" data-char-end="${c.charEnd}">\n${chunkHtml(c, byChunk.get(c.ordinal) ?? [])}\n</section>`,
+        `<section id="c${c.ordinal}" data-char-start="${c.charStart}" data-char-end="${c.charEnd}">\n${chunkHtml(c, byChunk.get(c.ordinal) ?? [], tables)}\n</section>`,
     )
     .join('\n');
   // The file it was indexed from, for reports that cite this page (see `visit` in src/page).
