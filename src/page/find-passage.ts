@@ -1,28 +1,37 @@
 /**
  * Locates the passages of a page that may support a claim: exact, then fuzzy, then embeddings.
- * Locating is not verifying: the recipes pass each candidate to `verifyClaim`.
+ * Locating is not verifying: the recipes pass each candidate to `verifyClaim`. A fuzzy or semantic
+ * candidate is whole sentences of running text from one block (paragraph, list item), or one
+ * table row; never the page's navigation, sidebars or footer, a heading or a code block.
  */
 import { evaluateWithin, toPageLike, withTimeout } from './adapter.js';
 import type { AnyPage, PageLike, Rect } from './adapter.js';
 import { DEFAULTS } from './defaults.js';
 import { collectTextInPage, locateRangeInPage } from './in-page.js';
 import {
+  chunksOf,
+  describeTextInPage,
+  preselect,
+  prepareText,
+  textStillHoldsInPage,
+} from './passage-units.js';
+import type { PreparedText } from './passage-units.js';
+import {
   contentWords,
   cosine,
-  normalizeSegments,
   normalizeText,
   rawText,
   splitSentences,
   stripCitationMarkers,
   toRange,
 } from './text.js';
-import type { NormalizedText, Span, TextRange, TextSegments } from './text.js';
+import type { NormalizedText, Span, TextRange } from './text.js';
 import { SvcError } from '../errors.js';
 
 /**
  * Embeds documents of chunks, one vector per chunk, in the shape of the contextualized embeddings
- * endpoint: `documents[i][j]` -> `result[i][j]`. {@link findPassage} sends the claim as the first
- * document (`[[claim]]`) and the page's chunks as the following ones.
+ * endpoint: `documents[i][j]` -> `result[i][j]`. {@link findPassage} sends each text as a document
+ * of its own: the claim first (unless its vector is cached), then the page's chunks not yet embedded.
  */
 export type EmbedFn = (documents: string[][]) => Promise<number[][][]>;
 
@@ -42,6 +51,12 @@ export interface PassageMatch {
   rect: Rect;
   /** The passage as text-node positions, valid until the DOM changes; used by {@link highlight}. */
   range: TextRange;
+  /**
+   * What the passage stands under: the heading above it, or for a table row its table's header
+   * row. Key terms a claim takes from there (an option's name in a heading, `Default` in a header)
+   * are stated for the passage.
+   */
+  context?: string;
 }
 
 /** Options of {@link findPassage} and {@link findPassages}. */
@@ -52,7 +67,7 @@ export interface FindPassageOptions {
   embed?: EmbedFn;
   /** Bound on one `embed` call. @default 30_000 */
   embedTimeout?: number;
-  /** Least cosine to accept an embedding match. @default 0.5 */
+  /** Least cosine to accept an embedding match. @default DEFAULTS.minEmbeddingScore */
   minEmbeddingScore?: number;
   /** Most characters per chunk sent to `embed`. @default 600 */
   chunkChars?: number;
@@ -70,14 +85,22 @@ export interface FindPassagesOptions extends FindPassageOptions {
   methods?: readonly MatchMethod[];
   /**
    * Most chunks embedded per claim: on a longer page the chunks sharing the rarest of the claim's
-   * words (weighted by inverse chunk frequency) are embedded, the rest skipped. @default 24
+   * words (weighted by inverse chunk frequency) are embedded, the rest skipped.
+   * @default DEFAULTS.maxEmbedChunks
    */
   maxEmbedChunks?: number;
   /**
-   * Vectors of chunks by their text, kept between calls on the same page so a chunk is embedded
-   * once for all claims. Pass one `Map` per page.
+   * What is kept between calls on the same loaded page: the vectors of its chunks by their text
+   * (a chunk is embedded once for all claims), and the page's text, read on the first call and
+   * read again only when the DOM changed since. Pass one `Map` per loaded page.
    */
   cache?: Map<string, number[]>;
+  /**
+   * Claims to be looked up on the same page next (with the same `cache`): their vectors and those
+   * of the chunks they would embed are computed in this call's `embed` call, so a page's claims
+   * cost one call in all.
+   */
+  batchWith?: readonly string[];
 }
 
 /**
@@ -133,10 +156,33 @@ async function search(
     throw new SvcError(`findPassages: limit must be a positive integer; got ${limit}`);
   // The DOM may change between reading the text and locating the range: read again once.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const found = await findOnce(p, claim, options, minScore, limit, firstOnly);
+    const found = await findOnce(p, claim, options, minScore, limit, firstOnly, attempt > 0);
     if (found !== 'stale') return found;
   }
   return [];
+}
+
+/** Page texts read by earlier calls, by the `cache` map of their page. */
+const readings = new WeakMap<Map<string, number[]>, PreparedText>();
+
+/** The page's prepared text: the one read by an earlier call with `cache` if the DOM is unchanged. */
+async function readText(
+  p: PageLike,
+  cache: Map<string, number[]> | undefined,
+  timeout: number,
+  fresh: boolean,
+): Promise<PreparedText> {
+  const known = cache && !fresh ? readings.get(cache) : undefined;
+  if (known) {
+    const holds = await evaluateWithin(p, textStillHoldsInPage, null, timeout, 'findPassage');
+    if (holds) return known;
+  }
+  const read = 'findPassage: reading text';
+  const segments = await evaluateWithin(p, collectTextInPage, null, timeout, read);
+  const roles = await evaluateWithin(p, describeTextInPage, null, timeout, read);
+  const prepared = prepareText(segments, roles);
+  if (cache) readings.set(cache, prepared);
+  return prepared;
 }
 
 async function findOnce(
@@ -146,16 +192,11 @@ async function findOnce(
   minScore: number,
   limit: number,
   firstOnly: boolean,
+  fresh: boolean,
 ): Promise<PassageMatch[] | 'stale'> {
   const timeout = options.timeout ?? DEFAULTS.actionTimeout;
-  const segments = await evaluateWithin(
-    p,
-    collectTextInPage,
-    null,
-    timeout,
-    'findPassage: reading text',
-  );
-  const norm = normalizeSegments(segments);
+  const text = await readText(p, options.cache, timeout, fresh);
+  const { norm, segments } = text;
   const cleaned = stripCitationMarkers(claim);
   const methods = options.methods ?? ['exact', 'fuzzy', 'embedding'];
   const candidates: Candidate[] = [];
@@ -165,12 +206,10 @@ async function findOnce(
     if (exact) candidates.push(exact);
   }
   if (!enough() && methods.includes('fuzzy')) {
-    candidates.push(...fuzzyMatches(norm, cleaned, minScore, limit));
+    candidates.push(...fuzzyMatches(text, cleaned, minScore, limit));
   }
   if (!enough() && options.embed && methods.includes('embedding')) {
-    candidates.push(
-      ...(await embeddingMatches(norm, segments, cleaned, options.embed, options, limit)),
-    );
+    candidates.push(...(await embeddingMatches(text, cleaned, options.embed, options, limit)));
   }
   const out: PassageMatch[] = [];
   const seen = new Set<string>();
@@ -194,6 +233,7 @@ async function findOnce(
       domPath: located.domPath,
       rect: located.rect,
       range,
+      ...(candidate.context ? { context: candidate.context } : {}),
     });
   }
   return out;
@@ -203,6 +243,7 @@ interface Candidate {
   method: 'exact' | 'fuzzy' | 'embedding';
   score: number;
   span: Span;
+  context?: string;
 }
 
 /** Trims what an answer adds around a quoted claim: end punctuation and surrounding quotes. */
@@ -228,25 +269,28 @@ function exactMatch(norm: NormalizedText, claim: string): Candidate | null {
 }
 
 /**
- * The best windows of 1-3 page sentences by the share of the claim's content words they hold:
- * highest recall first, among equals the tighter window (higher precision). A window that only
- * widens a better one without adding a claim word is left out.
+ * The best windows of 1-3 consecutive sentences of one block (or one table row) by the share of
+ * the claim's content words they hold: highest recall first, among equals the tighter window
+ * (higher precision). A window that only widens a better one without adding a claim word is left
+ * out.
  */
 function fuzzyMatches(
-  norm: NormalizedText,
+  text: PreparedText,
   claim: string,
   minScore: number,
   limit: number,
 ): Candidate[] {
   const wanted = new Set(contentWords(normalizeText(claim)));
   if (wanted.size === 0) return [];
-  const sentences = splitSentences(norm.text, norm.breaks);
-  const words = sentences.map((s) => contentWords(norm.text.slice(s.start, s.end)));
-  const windows: { recall: number; precision: number; span: Span }[] = [];
-  for (let i = 0; i < sentences.length; i++) {
+  const { norm, units } = text;
+  const words = (text.words ??= units.map((u) =>
+    contentWords(norm.text.slice(u.span.start, u.span.end)),
+  ));
+  const windows: { recall: number; precision: number; span: Span; context: string }[] = [];
+  for (let i = 0; i < units.length; i++) {
     const seen = new Set<string>();
     let lastHit = 0;
-    for (let w = 0; w < 3 && i + w < sentences.length; w++) {
+    for (let w = 0; w < 3 && units[i + w]?.block === units[i]!.block; w++) {
       for (const word of words[i + w]!) seen.add(word);
       let hit = 0;
       for (const word of wanted) if (seen.has(word)) hit++;
@@ -257,7 +301,8 @@ function fuzzyMatches(
       windows.push({
         recall,
         precision: hit / seen.size,
-        span: { start: sentences[i]!.start, end: sentences[i + w]!.end },
+        span: { start: units[i]!.span.start, end: units[i + w]!.span.end },
+        context: units[i]!.context,
       });
     }
   }
@@ -266,92 +311,61 @@ function fuzzyMatches(
   );
   return windows
     .slice(0, limit)
-    .map((w) => ({ method: 'fuzzy' as const, score: w.recall, span: w.span }));
+    .map((w) => ({ method: 'fuzzy' as const, score: w.recall, span: w.span, context: w.context }));
 }
 
 async function embeddingMatches(
-  norm: NormalizedText,
-  segments: TextSegments,
+  text: PreparedText,
   claim: string,
   embed: EmbedFn,
   options: FindPassagesOptions,
   limit: number,
 ): Promise<Candidate[]> {
-  const chunkChars = options.chunkChars ?? DEFAULTS.chunkChars;
-  const maxChunks = options.maxChunks ?? DEFAULTS.maxChunks;
   const minEmbeddingScore = options.minEmbeddingScore ?? DEFAULTS.minEmbeddingScore;
-  const spans: Span[] = [];
-  let current: Span | null = null;
-  for (const s of splitSentences(norm.text, norm.breaks)) {
-    // A chunk stays within one block: paragraphs about different things must not blur together.
-    if (
-      current &&
-      s.end - current.start <= chunkChars &&
-      !crossesBreak(norm.breaks, current.end, s.start)
-    ) {
-      current = { start: current.start, end: s.end };
-    } else {
-      if (current) spans.push(current);
-      current = s;
-    }
-  }
-  if (current) spans.push(current);
-  const chunks = spans.slice(0, maxChunks).map((span) => ({
-    span,
-    text: rawText(segments, toRange(norm, segments, span)),
-  }));
-  const all = chunks.filter((c) => c.text.length > 0);
-  if (all.length === 0) return [];
-  const usable = preselect(all, claim, options.maxEmbedChunks ?? 24);
-  const timeout = options.embedTimeout ?? DEFAULTS.embedTimeout;
-  // Each chunk is a document of its own, so its vector depends on its text alone: it is embedded
-  // once per page (with `cache`) and a further claim costs only itself and the chunks not seen.
-  const cache = options.cache ?? new Map<string, number[]>();
-  const missing = [...new Set(usable.map((c) => c.text).filter((t) => !cache.has(t)))];
-  const vectors = await withTimeout(
-    embed([[claim], ...missing.map((t) => [t])]),
-    timeout,
-    'findPassage: embed',
+  const all = chunksOf(
+    text,
+    options.chunkChars ?? DEFAULTS.chunkChars,
+    options.maxChunks ?? DEFAULTS.maxChunks,
   );
-  const query = vectors[0]?.[0];
-  const fresh = vectors.slice(1).flat();
-  if (!query || fresh.length !== missing.length) {
-    throw new SvcError(
-      `findPassage: embed returned ${fresh.length} chunk vectors for ${missing.length} chunks (and ${query ? 'a' : 'no'} claim vector)`,
-    );
+  if (all.length === 0) return [];
+  const max = options.maxEmbedChunks ?? DEFAULTS.maxEmbedChunks;
+  const usable = preselect(all, claim, max);
+  // Each text is a document of its own, so its vector depends on its text alone: with `cache` a
+  // chunk is embedded once per page, and claims to come (`batchWith`) share this call.
+  const cache = options.cache ?? new Map<string, number[]>();
+  const queries = [claim, ...(options.batchWith ?? []).map(stripCitationMarkers)];
+  const wanted = new Set(queries);
+  for (const c of usable) wanted.add(c.text);
+  // One call stays bounded (by `maxChunks` chunks): chunks of claims beyond wait for their turn.
+  const bound = wanted.size + (options.maxChunks ?? DEFAULTS.maxChunks);
+  for (const q of queries.slice(1)) {
+    const more = preselect(all, q, max).filter((c) => !wanted.has(c.text));
+    if (wanted.size + more.length > bound) break;
+    for (const c of more) wanted.add(c.text);
   }
-  missing.forEach((t, i) => cache.set(t, fresh[i]!));
+  const missing = [...wanted].filter((t) => !cache.has(t));
+  if (missing.length > 0) {
+    const timeout = options.embedTimeout ?? DEFAULTS.embedTimeout;
+    const vectors = await withTimeout(
+      embed(missing.map((t) => [t])),
+      timeout,
+      'findPassage: embed',
+    );
+    const fresh = vectors.flat();
+    if (vectors.length !== missing.length || fresh.length !== missing.length) {
+      throw new SvcError(
+        `findPassage: embed returned ${fresh.length} vectors for ${missing.length} documents of one text each`,
+      );
+    }
+    missing.forEach((t, i) => cache.set(t, fresh[i]!));
+  }
+  const query = cache.get(claim)!;
   return usable
-    .map((c) => ({ score: cosine(query, cache.get(c.text)!), span: c.span }))
+    .map((c) => ({ score: cosine(query, cache.get(c.text)!), span: c.span, context: c.context }))
     .filter((x) => x.score >= minEmbeddingScore)
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
-    .map((x) => ({ method: 'embedding' as const, score: x.score, span: x.span }));
-}
-
-/**
- * The `max` chunks sharing most of the claim's words, each word weighted by how rare it is among
- * the chunks (IDF), in page order; all of them when there are no more than `max`.
- */
-function preselect<T extends { text: string }>(chunks: T[], claim: string, max: number): T[] {
-  if (chunks.length <= max) return chunks;
-  const wanted = new Set(contentWords(normalizeText(claim)));
-  const words = chunks.map((c) => new Set(contentWords(normalizeText(c.text))));
-  const df = new Map<string, number>();
-  for (const set of words) for (const w of set) if (wanted.has(w)) df.set(w, (df.get(w) ?? 0) + 1);
-  const score = words.map((set) => {
-    let s = 0;
-    for (const w of wanted) if (set.has(w)) s += Math.log(1 + chunks.length / (df.get(w) ?? 1));
-    return s;
-  });
-  const keep = new Set(
-    score
-      .map((s, i) => ({ s, i }))
-      .sort((a, b) => b.s - a.s || a.i - b.i)
-      .slice(0, max)
-      .map((x) => x.i),
-  );
-  return chunks.filter((_, i) => keep.has(i));
+    .map((x) => ({ method: 'embedding' as const, ...x }));
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -368,9 +382,4 @@ function indexOfWhole(haystack: string, needle: string): number {
     return at;
   }
   return -1;
-}
-
-function crossesBreak(breaks: ReadonlySet<number>, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (breaks.has(i)) return true;
-  return false;
 }

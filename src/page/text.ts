@@ -131,7 +131,13 @@ export interface Span {
   end: number;
 }
 
-/** Splits normalised text into sentences at `.`, `!`, `?` and at block boundaries. */
+/** Words whose period does not end a sentence ("e.g. the pool", "vs. the agent"), lower case. */
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'vs', 'cf', 'approx', 'incl', 'esp', 'fig', 'resp']);
+
+/**
+ * Splits normalised text into sentences at `.`, `!`, `?` followed by a space (not after a common
+ * abbreviation) and at block boundaries.
+ */
 export function splitSentences(text: string, breaks: ReadonlySet<number> = new Set()): Span[] {
   const spans: Span[] = [];
   let start = 0;
@@ -150,12 +156,20 @@ export function splitSentences(text: string, breaks: ReadonlySet<number> = new S
     }
     const c = text[i];
     if ((c === '.' || c === '!' || c === '?') && (i + 1 === text.length || text[i + 1] === ' ')) {
+      if (c === '.' && i + 1 < text.length && isAbbreviation(text, i)) continue;
       push(i + 1);
       start = i + 1;
     }
   }
   push(text.length);
   return spans;
+}
+
+/** Whether the period at `dot` closes an abbreviation rather than a sentence ("no." before a number). */
+function isAbbreviation(text: string, dot: number): boolean {
+  const word = /[a-z.]+$/.exec(text.slice(Math.max(0, dot - 10), dot))?.[0] ?? '';
+  if (ABBREVIATIONS.has(word)) return true;
+  return word === 'no' && /^ \d/.test(text.slice(dot + 1, dot + 3));
 }
 
 const STOPWORDS = new Set(

@@ -1,0 +1,308 @@
+/**
+ * What a candidate passage may be made of: whole sentences of running text from one block, or one
+ * table row. The page's chrome (navigation, sidebars, page header and footer) is left out, headings,
+ * table headers and code are not passages (a heading and a table header become the `context` of
+ * the passages under them).
+ */
+import {
+  contentWords,
+  normalizeSegments,
+  normalizeText,
+  rawText,
+  splitSentences,
+  toRange,
+} from './text.js';
+import type { NormalizedText, Span, TextSegments } from './text.js';
+
+/**
+ * The role of a visible text node: `t` running text (paragraphs, list items), `h` heading, `c`
+ * table cell, `H` cell of a table's header row, `k` code (`<pre>`), `x` page chrome.
+ */
+export type TextRole = 't' | 'h' | 'c' | 'H' | 'k' | 'x';
+
+/** Roles of the nodes of the last `collectTextInPage` walk, from {@link describeTextInPage}. */
+export interface TextRoles {
+  /** Role of each node, as one character per node. */
+  roles: string;
+  /** Table row of each node (an index, the same for every cell of a row), -1 outside tables. */
+  rows: number[];
+  /** Index into `contexts` of each node's context: its table's header row, or the heading above it. */
+  context: number[];
+  /** Context texts, whitespace collapsed. */
+  contexts: string[];
+}
+
+/**
+ * Runs in the page (self-contained; see in-page.ts): describes each node of the last
+ * `collectTextInPage` walk, and watches the DOM so a later call knows whether that walk still
+ * holds (`window.__svcTextDirty`). Chrome is a node inside `nav`, `aside`, an ARIA navigation,
+ * complementary, search or contentinfo landmark, a page-level `header`/`footer` (not inside
+ * `article` or `main`), or outside `main` when the page has one.
+ * @returns `null` when there is no walk to describe
+ */
+export function describeTextInPage(_: null): TextRoles | null {
+  type State = { nodes: Text[] };
+  const w = window as unknown as {
+    __svcText?: State;
+    __svcTextDirty?: boolean;
+    __svcTextObserver?: MutationObserver;
+  };
+  const nodes = w.__svcText?.nodes;
+  if (!nodes) return null;
+  if (!w.__svcTextObserver) {
+    w.__svcTextObserver = new MutationObserver(() => (w.__svcTextDirty = true));
+    w.__svcTextObserver.observe(document.documentElement, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['class', 'style', 'hidden', 'open'],
+    });
+  }
+  w.__svcTextDirty = false;
+  const landmark =
+    'nav,aside,[role="navigation"],[role="complementary"],[role="search"],[role="contentinfo"]';
+  const main = document.querySelector('main,[role="main"]');
+  const squash = (s: string | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
+  const contexts: string[] = [''];
+  const contextOf = new Map<Element, number>();
+  const rowOf = new Map<Element, number>();
+  const headerRows = new Map<Element, Element | null>();
+  const addContext = (key: Element, text: string): number => {
+    let i = contextOf.get(key);
+    if (i === undefined) {
+      i = contexts.push(text) - 1;
+      contextOf.set(key, i);
+    }
+    return i;
+  };
+  const isHeaderRow = (tr: HTMLTableRowElement): boolean =>
+    tr.parentElement?.tagName === 'THEAD' ||
+    (tr.cells.length > 0 && Array.from(tr.cells).every((c) => c.tagName === 'TH'));
+  const headerRowOf = (table: HTMLTableElement): Element | null => {
+    let found = headerRows.get(table);
+    if (found === undefined) {
+      const first = table.tHead?.rows[0] ?? table.rows[0];
+      found = first && isHeaderRow(first) ? first : null;
+      headerRows.set(table, found);
+    }
+    return found;
+  };
+  let heading = 0;
+  let roles = '';
+  const rows: number[] = [];
+  const context: number[] = [];
+  for (const node of nodes) {
+    const el = node.parentElement;
+    let role = 't';
+    let row = -1;
+    let ctx = heading;
+    const h = el?.closest('h1,h2,h3,h4,h5,h6,[role="heading"]');
+    const cell = el?.closest('td,th');
+    const outside =
+      !el ||
+      el.closest(landmark) !== null ||
+      (main !== null && !main.contains(el)) ||
+      (el.closest('header,footer') !== null && el.closest('article,main,[role="main"]') === null);
+    if (outside) role = 'x';
+    else if (el.closest('pre')) role = 'k';
+    else if (h) {
+      role = 'h';
+      heading = addContext(h, squash(h.textContent));
+      ctx = heading;
+    } else if (cell) {
+      const tr = cell.parentElement as HTMLTableRowElement;
+      const table = cell.closest('table');
+      const header = table ? headerRowOf(table) : null;
+      role = tr === header || isHeaderRow(tr) ? 'H' : 'c';
+      let r = rowOf.get(tr);
+      if (r === undefined) {
+        r = rowOf.size;
+        rowOf.set(tr, r);
+      }
+      row = r;
+      if (header) {
+        const text = Array.from((header as HTMLTableRowElement).cells, (c) =>
+          squash(c.textContent),
+        );
+        ctx = addContext(header, text.join(' | '));
+      }
+    }
+    roles += role;
+    rows.push(row);
+    context.push(ctx);
+  }
+  return { roles, rows, context, contexts };
+}
+
+/** A piece a candidate may be made of. */
+export interface PassageUnit {
+  /** Span of the normalised text, trimmed. */
+  span: Span;
+  /** A sentence of running text, or a whole table row. */
+  kind: 'sentence' | 'row';
+  /** Index of the block (paragraph, list item, row) it belongs to: windows stay within one. */
+  block: number;
+  /** The heading above it, or its table's header row; `''` when none. */
+  context: string;
+}
+
+/** A page's text prepared for passage finding. */
+export interface PreparedText {
+  /** The segments as read, with chrome emptied when the page has main content apart from it. */
+  segments: TextSegments;
+  norm: NormalizedText;
+  units: PassageUnit[];
+  /** Content words of each unit, filled on first use. */
+  words?: string[][];
+  /** Chunks of the embedding step, filled on first use. */
+  chunks?: { span: Span; text: string; context: string }[];
+}
+
+/** Least share of the visible text outside the chrome for the chrome to be left out. */
+const MIN_CONTENT_SHARE = 0.2;
+
+/**
+ * Prepares a page's text: chrome left out (unless that leaves too little, when the marking is
+ * likely wrong), then the units every candidate is built from.
+ */
+export function prepareText(read: TextSegments, described: TextRoles | null): PreparedText {
+  const roles = described?.roles ?? '';
+  let total = 0;
+  let chrome = 0;
+  read.texts.forEach((t, n) => {
+    total += t.length;
+    if (roles[n] === 'x') chrome += t.length;
+  });
+  const dropChrome = chrome > 0 && total - chrome >= total * MIN_CONTENT_SHARE;
+  const segments = dropChrome
+    ? { texts: read.texts.map((t, n) => (roles[n] === 'x' ? '' : t)), blocks: read.blocks }
+    : read;
+  const norm = normalizeSegments(segments);
+  const units: PassageUnit[] = [];
+  const contextAt = (n: number): string => described?.contexts[described.context[n] ?? 0] ?? '';
+  let block = 0;
+  let start = 0;
+  const closeRun = (end: number): void => {
+    let s = start;
+    while (s < end && norm.text[s] === ' ') s++;
+    if (s >= end) return;
+    const n = norm.node[s]!;
+    const role = (roles[n] ?? 't') as TextRole;
+    if (role === 'c') {
+      const row = described?.rows[n] ?? -1;
+      const last = units[units.length - 1];
+      const prevRow = last ? (described?.rows[norm.node[last.span.start]!] ?? -1) : -1;
+      if (last?.kind === 'row' && row >= 0 && row === prevRow) {
+        last.span = { start: last.span.start, end: trimEnd(norm.text, end) };
+        return;
+      }
+      block++;
+      units.push({
+        span: { start: s, end: trimEnd(norm.text, end) },
+        kind: 'row',
+        block,
+        context: contextAt(n),
+      });
+      return;
+    }
+    if (role !== 't' && !(role === 'x' && !dropChrome)) return;
+    block++;
+    for (const sentence of splitSentences(norm.text.slice(s, end))) {
+      units.push({
+        span: { start: s + sentence.start, end: s + sentence.end },
+        kind: 'sentence',
+        block,
+        context: contextAt(n),
+      });
+    }
+  };
+  for (let i = 0; i < norm.text.length; i++) {
+    if (!norm.breaks.has(i)) continue;
+    closeRun(i);
+    start = i + 1;
+  }
+  closeRun(norm.text.length);
+  return { segments, norm, units };
+}
+
+function trimEnd(text: string, end: number): number {
+  let e = end;
+  while (e > 0 && text[e - 1] === ' ') e--;
+  return e;
+}
+
+/**
+ * Runs in the page (self-contained): whether the nodes of the last `collectTextInPage` walk still
+ * stand for the page, i.e. nothing changed the DOM since {@link describeTextInPage} ran.
+ */
+export function textStillHoldsInPage(_: null): boolean {
+  const w = window as unknown as { __svcText?: unknown; __svcTextDirty?: boolean };
+  return w.__svcText !== undefined && w.__svcTextDirty === false;
+}
+
+/**
+ * The page's chunks for the embedding step: consecutive sentences of one block up to `chunkChars`
+ * (a chunk never spans two paragraphs or list items), a table row on its own.
+ */
+export function chunksOf(
+  text: PreparedText,
+  chunkChars: number,
+  maxChunks: number,
+): NonNullable<PreparedText['chunks']> {
+  if (text.chunks) return text.chunks;
+  const spans: { span: Span; context: string }[] = [];
+  let current: { span: Span; context: string; block: number } | null = null;
+  for (const u of text.units) {
+    if (
+      current &&
+      u.kind === 'sentence' &&
+      u.block === current.block &&
+      u.span.end - current.span.start <= chunkChars
+    ) {
+      current.span = { start: current.span.start, end: u.span.end };
+    } else {
+      if (current) spans.push(current);
+      current = { span: u.span, context: u.context, block: u.block };
+    }
+  }
+  if (current) spans.push(current);
+  text.chunks = spans
+    .slice(0, maxChunks)
+    .map(({ span, context }) => ({
+      span,
+      context,
+      text: rawText(text.segments, toRange(text.norm, text.segments, span)),
+    }))
+    .filter((c) => c.text.length > 0);
+  return text.chunks;
+}
+
+/**
+ * The `max` chunks sharing most of the claim's words, each word weighted by how rare it is among
+ * the chunks (IDF), in page order; all of them when there are no more than `max`.
+ */
+export function preselect<T extends { text: string }>(
+  chunks: T[],
+  claim: string,
+  max: number,
+): T[] {
+  if (chunks.length <= max) return chunks;
+  const wanted = new Set(contentWords(normalizeText(claim)));
+  const words = chunks.map((c) => new Set(contentWords(normalizeText(c.text))));
+  const df = new Map<string, number>();
+  for (const set of words) for (const w of set) if (wanted.has(w)) df.set(w, (df.get(w) ?? 0) + 1);
+  const score = words.map((set) => {
+    let s = 0;
+    for (const w of wanted) if (set.has(w)) s += Math.log(1 + chunks.length / (df.get(w) ?? 1));
+    return s;
+  });
+  const keep = new Set(
+    score
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .slice(0, max)
+      .map((x) => x.i),
+  );
+  return chunks.filter((_, i) => keep.has(i));
+}

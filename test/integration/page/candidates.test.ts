@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPassages, toPageLike, visit } from '../../../src/page/index.js';
+import type { AnyPage, PassageMatch } from '../../../src/page/index.js';
+import type { FixtureServer } from '../../support/fixture-server.js';
+import { conceptEmbed } from './concept-embed.js';
+import { DRIVERS, openDriverPage, closeDriverPage } from './drivers.js';
+import type { DriverBrowser } from './drivers.js';
+
+/** Text of the element `#id`, whitespace collapsed. */
+const textOf = (page: AnyPage, id: string): Promise<string> =>
+  toPageLike(page).evaluate(
+    (elId: string) =>
+      (document.getElementById(elId)?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    id,
+  );
+
+/** Every candidate of each step, lexical and semantic. */
+const candidates = (page: AnyPage, claim: string): Promise<PassageMatch[]> =>
+  findPassages(page, claim, { embed: conceptEmbed(), minEmbeddingScore: 0 });
+
+describe.each(DRIVERS)('candidate passages of a documentation page under %s', (driver) => {
+  let server: FixtureServer;
+  let browser: DriverBrowser;
+  let page: AnyPage;
+
+  beforeAll(async () => {
+    ({ server, browser, page } = await openDriverPage(driver));
+    await visit(page, `${server.url}/docs-page.html`);
+  });
+  afterAll(() => closeDriverPage({ server, browser }));
+
+  it('offers a table row as a candidate of its own, with its header as context', async () => {
+    const found = await candidates(page, 'The default keepAliveTimeout is 4000 milliseconds [1].');
+    const best = found[0]!;
+    expect(best.method).toBe('fuzzy');
+    expect(best.quote).toBe('keepAliveTimeout number 4000 Milliseconds an idle socket stays open.');
+    expect(best.domPath).toContain('#row-timeout');
+    expect(best.context).toBe('Option | Type | Default | Description');
+  });
+
+  it('never glues a heading to the paragraph under it; the heading is the context', async () => {
+    const found = await candidates(
+      page,
+      'Under the retry budget, a failed request is attempted again at most three times.',
+    );
+    expect(found.length).toBeGreaterThan(0);
+    expect(found[0]!.quote).toBe(await textOf(page, 'retry-text'));
+    expect(found[0]!.context).toBe('Retry budget');
+    for (const m of found) expect(m.quote).not.toMatch(/^Retry budget/);
+  });
+
+  it('never merges a list item with the paragraph after it', async () => {
+    const found = await candidates(
+      page,
+      'The pool follows at most 3 redirects, and responses without a Location header are returned unchanged.',
+    );
+    const item = await textOf(page, 'redirects');
+    const after = await textOf(page, 'after-list');
+    expect(found.map((m) => m.quote)).toEqual(expect.arrayContaining([item, after]));
+    for (const m of found) {
+      expect(m.quote.includes('Default 3') && m.quote.includes('Location')).toBe(false);
+    }
+  });
+
+  it('cuts sentences at sentence ends, not after an abbreviation', async () => {
+    const found = await candidates(page, 'The proxy dispatcher reuses one pool per origin.');
+    expect(found[0]!.quote).toBe(
+      'Some dispatchers, e.g. the proxy dispatcher, reuse one pool per origin.',
+    );
+  });
+
+  it('takes no candidate from navigation, sidebars, the page header or footer', async () => {
+    for (const claim of [
+      'Connection pooling keeps sockets warm between the requests of one origin.',
+      'Harbor HTTP is maintained by the Harbor working group and released under the MIT licence.',
+      'Harbor pools keep idle sockets open for a configurable keep-alive window.',
+    ]) {
+      const found = await candidates(page, claim);
+      for (const m of found) {
+        expect(m.domPath).not.toMatch(/sidebar|footer|banner|aside|nav/);
+        expect(m.quote).not.toBe(claim.replace(/\.$/, ''));
+      }
+    }
+  });
+
+  it('takes no candidate from a code block', async () => {
+    const found = await candidates(page, 'A new Pool is created with 10 connections.');
+    expect(found.length).toBeGreaterThan(0);
+    for (const m of found) expect(m.domPath).not.toContain('#code');
+  });
+
+  it('reads the page text once for its claims, and again once the DOM changed', async () => {
+    const cache = new Map<string, number[]>();
+    const lexical = { methods: ['exact', 'fuzzy'] as const, cache };
+    await findPassages(page, 'A Harbor pool dispatches requests to a single origin.', lexical);
+    const p = toPageLike(page);
+    // Tag the walk the first call stored: a second read would replace it.
+    await p.evaluate(() => {
+      (window as unknown as { __svcText: { tag?: number } }).__svcText.tag = 1;
+    }, null);
+    await findPassages(
+      page,
+      'Each failed request is attempted again at most three times.',
+      lexical,
+    );
+    const tagged = () =>
+      p.evaluate(
+        () => (window as unknown as { __svcText?: { tag?: number } }).__svcText?.tag,
+        null,
+      );
+    expect(await tagged()).toBe(1);
+    await p.evaluate(() => {
+      const added = document.createElement('p');
+      added.textContent = 'Pools created after startup inherit the global dispatcher settings.';
+      document.querySelector('article')!.appendChild(added);
+    }, null);
+    const found = await findPassages(
+      page,
+      'Pools created after startup inherit the global dispatcher settings.',
+      lexical,
+    );
+    expect(found[0]?.method).toBe('exact');
+    expect(await tagged()).toBeUndefined();
+  });
+});

@@ -1,0 +1,76 @@
+// The pure half of candidate building: what a passage may be made of, from a page's text and roles.
+import { describe, expect, it } from 'vitest';
+import { prepareText } from '../../../src/page/passage-units.js';
+import type { TextRoles } from '../../../src/page/passage-units.js';
+import { splitSentences } from '../../../src/page/text.js';
+
+/** A page of one text node per block, with the given roles, rows and contexts. */
+function page(nodes: { text: string; role: string; row?: number; context?: number }[]) {
+  const segments = { texts: nodes.map((n) => n.text), blocks: nodes.map((_, i) => i) };
+  const roles: TextRoles = {
+    roles: nodes.map((n) => n.role).join(''),
+    rows: nodes.map((n) => n.row ?? -1),
+    context: nodes.map((n) => n.context ?? 0),
+    contexts: ['', 'Pool options', 'Option | Default'],
+  };
+  const prepared = prepareText(segments, roles);
+  return prepared.units.map((u) => ({
+    text: prepared.norm.text.slice(u.span.start, u.span.end),
+    kind: u.kind,
+    block: u.block,
+    context: u.context,
+  }));
+}
+
+describe('passage units', () => {
+  it('are sentences of running text, each block apart; headings and code are none', () => {
+    const units = page([
+      { text: 'Pool options', role: 'h', context: 1 },
+      { text: 'The pool opens ten sockets. It closes idle ones.', role: 't', context: 1 },
+      { text: 'maxRedirections - Default 3.', role: 't', context: 1 },
+      { text: 'const pool = new Pool();', role: 'k', context: 1 },
+    ]);
+    expect(units).toEqual([
+      { text: 'the pool opens ten sockets.', kind: 'sentence', block: 1, context: 'Pool options' },
+      { text: 'it closes idle ones.', kind: 'sentence', block: 1, context: 'Pool options' },
+      { text: 'maxredirections - default 3.', kind: 'sentence', block: 2, context: 'Pool options' },
+    ]);
+  });
+
+  it('make one unit of a table row under its header; the header row is none', () => {
+    const units = page([
+      { text: 'Option', role: 'H', row: 0, context: 2 },
+      { text: 'Default', role: 'H', row: 0, context: 2 },
+      { text: 'connections', role: 'c', row: 1, context: 2 },
+      { text: '10', role: 'c', row: 1, context: 2 },
+      { text: 'tls', role: 'c', row: 2, context: 2 },
+      { text: 'null', role: 'c', row: 2, context: 2 },
+    ]);
+    expect(units.map((u) => [u.text, u.kind, u.context])).toEqual([
+      ['connections 10', 'row', 'Option | Default'],
+      ['tls null', 'row', 'Option | Default'],
+    ]);
+  });
+
+  it('leave the chrome out, unless it is nearly all of the page', () => {
+    const main = 'The pool dispatches requests to one origin over several connections.';
+    const nav = { text: 'Guide', role: 'x' };
+    expect(page([nav, { text: main, role: 't' }]).map((u) => u.text)).toEqual([main.toLowerCase()]);
+    const mostlyChrome = page([
+      { text: main, role: 'x' },
+      { text: 'Hi.', role: 't' },
+    ]);
+    expect(mostlyChrome.map((u) => u.text)).toEqual([main.toLowerCase(), 'hi.']);
+  });
+});
+
+describe('sentence splitting', () => {
+  it('does not end a sentence at a common abbreviation', () => {
+    const text =
+      'some dispatchers, e.g. the proxy, reuse pools. others do not (see fig. 2), vs. them.';
+    expect(splitSentences(text).map((s) => text.slice(s.start, s.end))).toEqual([
+      'some dispatchers, e.g. the proxy, reuse pools.',
+      'others do not (see fig. 2), vs. them.',
+    ]);
+  });
+});
