@@ -25,6 +25,7 @@ import type {
   VisitResult,
 } from '../../src/index.js';
 import { judgeCandidates } from './judge.js';
+import type { Judgement } from './judge.js';
 import type { PageEvidence, PassageEvidence, ScreenshotEvidence, Verdict } from './types.js';
 
 /** Defaults of the page work, applied once with `??`. Durations in ms. */
@@ -129,7 +130,6 @@ export async function examinePage(
   claims: readonly string[],
   options: ExamineOptions,
 ): Promise<PageOutcome> {
-  const p = toPageLike(page);
   const timeout = options.actionTimeout ?? EVIDENCE_DEFAULTS.actionTimeout;
   const pageEvidence: PageEvidence = {
     status: visited.status,
@@ -171,41 +171,13 @@ export async function examinePage(
   }
   pageEvidence.contentHash = await hashVisibleText(page);
   const context = await headings(page, timeout);
-  let scrolled = false;
-  // Chunk vectors of this page, embedded once for all its claims.
+  // The page's text and chunk vectors, read and embedded once for all its claims.
   const cache = new Map<string, number[]>();
-  const limit = EVIDENCE_DEFAULTS.candidates;
+  const located = await locateAll(page, claims, context, cache, options);
   const out: ClaimOutcome[] = [];
-  for (const claim of claims) {
-    const found = performance.now();
-    const analysis = analyzeClaim(claim);
-    let judged = judgeCandidates(analysis, []);
-    let failure = '';
-    try {
-      // Locate, then verify: lexical candidates first; scrolling once for lazy content when none
-      // is found; embeddings (meaning) only when no lexical candidate supports the claim.
-      let lexical = await findPassages(p, claim, { timeout, limit, methods: ['exact', 'fuzzy'] });
-      if (lexical.length === 0 && !scrolled) {
-        scrolled = true;
-        await scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout);
-        lexical = await findPassages(p, claim, { timeout, limit, methods: ['exact', 'fuzzy'] });
-      }
-      judged = judgeCandidates(analysis, lexical, context);
-      if (judged.verdict !== 'supported' && !judged.settled && options.embed) {
-        const semantic = await findPassages(p, claim, {
-          timeout,
-          limit,
-          methods: ['embedding'],
-          embed: options.embed,
-          cache,
-        });
-        judged = judgeCandidates(analysis, [...lexical, ...semantic], context);
-      }
-    } catch (error) {
-      if (error instanceof SessionError) throw error;
-      failure = `: the search failed (${(error as Error).message.split('\n')[0]})`;
-    }
-    const findMs = elapsed(found);
+  // Captures come after every claim is located: highlighting changes the DOM, which would make
+  // the next claim read the page's text again.
+  for (const { judged, failure, findMs } of located) {
     const match = judged.match;
     if (!match || judged.verdict === 'not_found') {
       out.push({
@@ -249,6 +221,99 @@ export async function examinePage(
     });
   }
   return { page: pageEvidence, claims: out };
+}
+
+/** A claim located on the page: its verdict over the candidates found, and the time it took. */
+interface Located {
+  claim: string;
+  analysis: ReturnType<typeof analyzeClaim>;
+  lexical: PassageMatch[];
+  judged: Judgement;
+  /** Why the search failed (`: the search failed (...)`), or `''`. */
+  failure: string;
+  findMs: number;
+}
+
+/**
+ * Locates and verifies each claim: lexical candidates first (scrolling once for lazy content when
+ * a claim has none); then, for the claims no lexical candidate settles, embeddings, all of the
+ * page's claims and chunks embedded in the first call.
+ * @throws SessionError when the browser is lost; other errors become the claim's `failure`
+ */
+async function locateAll(
+  page: AnyPage,
+  claims: readonly string[],
+  context: string,
+  cache: Map<string, number[]>,
+  options: ExamineOptions,
+): Promise<Located[]> {
+  const p = toPageLike(page);
+  const timeout = options.actionTimeout ?? EVIDENCE_DEFAULTS.actionTimeout;
+  const limit = EVIDENCE_DEFAULTS.candidates;
+  const failed = (error: unknown): string => {
+    if (error instanceof SessionError) throw error;
+    return `: the search failed (${(error as Error).message.split('\n')[0]})`;
+  };
+  let scrolled = false;
+  const located: Located[] = [];
+  for (const claim of claims) {
+    const started = performance.now();
+    const analysis = analyzeClaim(claim);
+    const l: Located = {
+      claim,
+      analysis,
+      lexical: [],
+      judged: judgeCandidates(analysis, []),
+      failure: '',
+      findMs: 0,
+    };
+    try {
+      const lexicalOptions = { timeout, limit, methods: ['exact', 'fuzzy'] as const, cache };
+      l.lexical = await findPassages(p, claim, lexicalOptions);
+      if (l.lexical.length === 0 && !scrolled) {
+        scrolled = true;
+        await scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout);
+        l.lexical = await findPassages(p, claim, lexicalOptions);
+      }
+      l.judged = judgeCandidates(analysis, l.lexical, withContexts(context, l.lexical));
+    } catch (error) {
+      l.failure = failed(error);
+    }
+    l.findMs = elapsed(started);
+    located.push(l);
+  }
+  if (!options.embed) return located;
+  const pending = located.filter(
+    (l) => !l.failure && l.judged.verdict !== 'supported' && !l.judged.settled,
+  );
+  for (const [i, l] of pending.entries()) {
+    const started = performance.now();
+    try {
+      const semantic = await findPassages(p, l.claim, {
+        timeout,
+        limit,
+        methods: ['embedding'],
+        embed: options.embed,
+        cache,
+        ...(i === 0 && { batchWith: pending.slice(1).map((x) => x.claim) }),
+      });
+      const all = [...l.lexical, ...semantic];
+      l.judged = judgeCandidates(l.analysis, all, withContexts(context, all));
+    } catch (error) {
+      l.failure = failed(error);
+    }
+    l.findMs += elapsed(started);
+  }
+  return located;
+}
+
+/**
+ * The page context plus what the candidates stand under (the heading above each, a table row's
+ * header): a claim's key term or `default` may be stated there rather than in the passage.
+ */
+function withContexts(page: string, candidates: readonly PassageMatch[]): string {
+  const own = [...new Set(candidates.map((c) => c.context ?? '').filter(Boolean))];
+  return own.length === 0 ? page : `${page} \n ${own.join(' \n ')}`;
 }
 
 async function shootPassage(

@@ -84,5 +84,6 @@ describe('verifyAnswer', () => {
     const out = JSON.parse(passed.stdout);
     expect(out.summary).toMatchObject({ supported: 1, unreachable: 1, score: 0.5 });
     expect(out.passed).toBe(true);
-  });
+    // Two script processes, each compiling the recipe with tsx: slow on a busy machine.
+  }, 180_000);
 });
