@@ -7,7 +7,8 @@
 //   apart, as an agent asking for a browser now and then);
 // - ours, recycled: the same cycles against a second server started with `recycle: true`, where
 //   the deleted session's browser is wiped and handed to the same user's next session instead of
-//   a freshly launched one (see src/server/engines/browsers/recycle.ts for what a wipe clears);
+//   a freshly launched one (see src/server/engines/browsers/wipe.ts for what a wipe clears); back
+//   to back, the user's two browsers alternate, one wiped while the other serves (recycle.ts);
 // - launch: a direct Chromium launch per cycle (puppeteer.launch, same flags), the cost a session
 //   server has to beat;
 // - peer: Playwright's own browser server (`chromium.launchServer()`, started once), what users
@@ -21,7 +22,8 @@
 // through the proxy and straight to the browser on the same kind of session (recycled browsers,
 // so no launch ran meanwhile; load average 29, 12 each, p50): connectOverCDP 109 vs 65 ms; the
 // upgrade alone 18 vs 6 ms (key or token check, then the browser's own WebSocket handshake, in
-// series); one relayed Browser.getVersion 2.5 vs 3.3 ms. The rest of the gap is the relay sharing
+// series: the relay now opens that handshake as the session is created, see
+// src/server/engines/browsers/upstream.ts); one relayed Browser.getVersion 2.5 vs 3.3 ms. The rest of the gap is the relay sharing
 // one event loop with the client in this in-process bench. What the server controls is the page
 // and the CPU: a pooled or recycled browser's first page already has a live renderer, so those
 // round trips are answered by a running renderer and the first load needs no new tab; and with

@@ -8,6 +8,7 @@ import type { RawData } from 'ws';
 import type { ServerContext } from './context.js';
 import type { BrowserSessions } from './engines/browsers/index.js';
 import { FORWARD_HEADER } from './engines/browsers/remote-sessions.js';
+import { connectUpstream, UPSTREAM_DEFAULTS } from './engines/browsers/upstream.js';
 import { ROUTES, pathPattern } from '../protocol/index.js';
 import { NotFound, Unauthorized, Upstream } from './errors.js';
 import { answerError } from './http-error.js';
@@ -15,13 +16,13 @@ import { answerError } from './http-error.js';
 /** Limits of the CDP relay. */
 export const DEFAULTS = {
   /** Largest CDP message relayed (full-page screenshots are large). */
-  maxPayloadBytes: 512 * 1024 * 1024,
+  maxPayloadBytes: UPSTREAM_DEFAULTS.maxPayloadBytes,
   /** Pause reading a side once this much is queued for the other. */
   highWaterBytes: 8 * 1024 * 1024,
   /** Resume reading once the queue drains below this. */
   lowWaterBytes: 1024 * 1024,
   /** How long the browser may take to accept the relay's connection. */
-  upstreamTimeoutMs: 10_000,
+  upstreamTimeoutMs: UPSTREAM_DEFAULTS.timeoutMs,
   /** How often each side of a relayed connection is pinged (WebSocket ping). */
   pingIntervalMs: 2_500,
   /**
@@ -119,7 +120,9 @@ export function attachCdpProxy(
 
     let upstream: WebSocket;
     try {
-      upstream = await connectUpstream(verdict.wsEndpoint, verdict.headers);
+      // The session's spare, opened as it was created, saves the browser's handshake here.
+      const spare = verdict.forwarded ? undefined : await sessions.takeUpstream(id);
+      upstream = spare ?? (await connectUpstream(verdict.wsEndpoint, verdict.headers));
     } catch (error) {
       ctx.logger.warn('CDP relay could not reach the browser', {
         sessionId: id,
@@ -175,22 +178,6 @@ export function attachCdpProxy(
       wss.close();
     },
   };
-}
-
-function connectUpstream(endpoint: string, headers?: Record<string, string>): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(endpoint, {
-      ...(headers && { headers }),
-      perMessageDeflate: false,
-      maxPayload: DEFAULTS.maxPayloadBytes,
-      handshakeTimeout: DEFAULTS.upstreamTimeoutMs,
-    });
-    ws.once('open', () => {
-      ws.off('error', reject);
-      resolve(ws);
-    });
-    ws.once('error', reject);
-  });
 }
 
 /**

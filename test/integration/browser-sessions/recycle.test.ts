@@ -8,11 +8,29 @@ import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../support/server.js';
 import type { TestServer } from '../../support/server.js';
+import type { RecycleOptions } from '../../../src/server/engines/browsers/recycle.js';
 import { ALICE, BOB, KEYS, api, processesMentioning, waitFor } from './helpers.js';
 
-/** One origin with a page and a service worker script. */
-async function originServer(): Promise<{ url: string; close(): Promise<void> }> {
+/** One origin with a page, a service worker script, and a page whose script may be cached. */
+async function originServer(): Promise<{
+  url: string;
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}> {
+  const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
+    hits.set(req.url ?? '', (hits.get(req.url ?? '') ?? 0) + 1);
+    if (req.url === '/cached.js') {
+      res.setHeader('content-type', 'text/javascript');
+      res.setHeader('cache-control', 'public, max-age=3600');
+      res.end('window.cachedLoaded = true;');
+      return;
+    }
+    if (req.url === '/with-cached-script') {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end('<!doctype html><title>cache fixture</title><script src="/cached.js"></script>');
+      return;
+    }
     if (req.url === '/sw.js') {
       res.setHeader('content-type', 'text/javascript');
       res.end("self.addEventListener('fetch', () => undefined);");
@@ -25,6 +43,7 @@ async function originServer(): Promise<{ url: string; close(): Promise<void> }> 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
+    hits,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -48,7 +67,7 @@ const parked = (server: TestServer, userId: string) => () =>
 
 describe('same-user browser recycling', () => {
   let server: TestServer;
-  let site: { url: string; close(): Promise<void> };
+  let site: Awaited<ReturnType<typeof originServer>>;
   beforeAll(async () => {
     site = await originServer();
     server = await startTestServer({ apiKeys: KEYS, maxSessions: 2, recycle: true });
@@ -115,6 +134,42 @@ describe('same-user browser recycling', () => {
     expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
   }, 120_000);
 
+  it('leaves no HTTP cache entry and no focused or extra page to the next session', async () => {
+    expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+    const loadCached = async (cdpUrl: string): Promise<void> => {
+      const browser = await puppeteer.connect({ browserWSEndpoint: cdpUrl });
+      const [tab] = await browser.pages();
+      await tab!.goto(`${site.url}with-cached-script`);
+      expect(await tab!.evaluate(() => (window as { cachedLoaded?: boolean }).cachedLoaded)).toBe(
+        true,
+      );
+      // A second visit in the same session is served from the cache: the fixture is cacheable.
+      await tab!.goto(`${site.url}with-cached-script`);
+      await browser.disconnect();
+    };
+    const first = await create(server, ALICE);
+    const pid = server.engines.browsers.pidOf(first.session_id);
+    const before = site.hits.get('/cached.js') ?? 0;
+    await loadCached(first.cdp_url);
+    expect(site.hits.get('/cached.js')).toBe(before + 1);
+    await remove(server, ALICE, first.session_id);
+    expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
+
+    const next = await create(server, ALICE);
+    expect(server.engines.browsers.pidOf(next.session_id)).toBe(pid);
+    const browser = await puppeteer.connect({ browserWSEndpoint: next.cdp_url });
+    const pages = await browser.pages();
+    expect(pages).toHaveLength(1);
+    // Like a fresh browser's first page: visible, not focused.
+    expect(await pages[0]!.evaluate(() => [document.visibilityState, document.hasFocus()])).toEqual(
+      ['visible', false],
+    );
+    await browser.disconnect();
+    await loadCached(next.cdp_url);
+    expect(site.hits.get('/cached.js')).toBe(before + 2);
+    await remove(server, ALICE, next.session_id);
+  }, 120_000);
+
   it('never gives another user the browser, nor a session that asks for launch-time settings', async () => {
     expect(await waitFor(parked(server, 'alice'), 30_000)).toBe(true);
     const alice = await create(server, ALICE);
@@ -153,6 +208,53 @@ describe('same-user browser recycling', () => {
     expect(server.engines.browsers.recycler.parkedOf('alice')).toBe(0);
     await remove(server, BOB, one.session_id);
     await remove(server, BOB, two.session_id);
+  }, 120_000);
+});
+
+describe('back-to-back sessions of one user', () => {
+  /**
+   * On a recycling server with a warm pool of 1: alice's first session, deleted, and at once her
+   * second. @returns the pids of both sessions' browsers and the second session
+   */
+  async function backToBack(recycle: RecycleOptions) {
+    const server = await startTestServer({ apiKeys: KEYS, recycle, warmPoolSize: 1 });
+    const poolReady = () => server.engines.browsers.poolStats().ready > 0;
+    expect(await waitFor(poolReady, 30_000)).toBe(true);
+    const first = await create(server, ALICE);
+    const a = server.engines.browsers.pidOf(first.session_id);
+    expect(await waitFor(poolReady, 30_000)).toBe(true);
+    await remove(server, ALICE, first.session_id);
+    const second = await create(server, ALICE);
+    return { server, a, b: server.engines.browsers.pidOf(second.session_id), second };
+  }
+
+  it('alternate between two browsers: one is wiped while the other serves', async () => {
+    const { server, a, b, second } = await backToBack({ enabled: true });
+    try {
+      // Alice's only browser was being wiped: the ready pooled one served her at once.
+      expect(b).not.toBe(a);
+      await remove(server, ALICE, second.session_id);
+      expect(
+        await waitFor(() => server.engines.browsers.recycler.parkedOf('alice') === 2, 30_000),
+      ).toBe(true);
+      // From now on the two take turns, and no third browser joins them.
+      const seen: (number | undefined)[] = [];
+      for (let i = 0; i < 4; i++) {
+        const next = await create(server, ALICE);
+        seen.push(server.engines.browsers.pidOf(next.session_id));
+        await remove(server, ALICE, next.session_id);
+      }
+      for (const pid of seen) expect([a, b]).toContain(pid);
+      for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
+    } finally {
+      await server.dispose();
+    }
+  }, 120_000);
+
+  it('wait for the wipe of their one browser with maxPerUser 1', async () => {
+    const { server, a, b } = await backToBack({ enabled: true, maxPerUser: 1 });
+    await server.dispose();
+    expect(b).toBe(a);
   }, 120_000);
 });
 

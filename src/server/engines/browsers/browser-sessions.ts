@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { WebSocket } from 'ws';
 import { canRestorePriority, ChromiumNotFoundError, reniceTree } from '../../../chromium.js';
 import type { Principal, ServerContext } from '../../context.js';
 import { CapacityExhausted, Conflict, DomainError, NotFound, Unavailable } from '../../errors.js';
@@ -30,6 +31,7 @@ import type {
   CdpCredentials,
   CreateSessionParams,
 } from './types.js';
+import { SpareUpstreams } from './upstream.js';
 import { WarmPool } from './warm-pool.js';
 import type { LaunchReason } from './warm-pool.js';
 
@@ -126,6 +128,8 @@ export class BrowserSessions {
   /** Wiped browsers kept for their user's next session (`recycle` option; off by default). */
   readonly recycler: BrowserRecycler;
   private readonly idempotency: IdempotencyKeys;
+  /** A relay connection to each new session's browser, opened ahead for its first CDP client. */
+  private readonly upstreams = new SpareUpstreams();
   /** Refills may start niced only if a served browser can be brought back to nice 0. */
   private readonly niceRefills = canRestorePriority();
   /** Pids of niced pool launches not yet ready, raised when a create has to wait for them. */
@@ -160,6 +164,12 @@ export class BrowserSessions {
           return work;
         },
         renew: (b) => this.renew(b),
+        // Like a pool refill (see DEFAULTS.refillNiceness), when the nice value can be restored.
+        background: (b, on) => {
+          if (!this.niceRefills) return;
+          const [from, to] = on ? [0, DEFAULTS.refillNiceness] : [DEFAULTS.refillNiceness, 0];
+          b.chromium.renice(from, to);
+        },
       },
       ctx.logger,
     );
@@ -302,7 +312,7 @@ export class BrowserSessions {
     const recycled =
       params.viewport || params.user_agent || params.context || params.record
         ? undefined
-        : this.recycler.claim(owner.userId);
+        : this.recycler.claim(owner.userId, this.pool.readyCount > 0);
     while (this.live.size + this.creating + this.recycler.count >= max) {
       if (this.recycler.evictOldest()) continue;
       const retryAfter = String(this.secondsUntilFree());
@@ -403,6 +413,8 @@ export class BrowserSessions {
       live.maxTimer.unref();
     }
     this.armIdle(live);
+    // Not on a Grid: an idle connection would hold a resource of a farm other users share.
+    if (browser.backend === 'local') this.upstreams.open(live.id, browser.chromium.wsEndpoint);
     if (params.record) await this.startRecording(live, now);
     this.ctx.logger.info('browser session created', {
       sessionId: live.id,
@@ -542,6 +554,15 @@ export class BrowserSessions {
     };
   }
 
+  /**
+   * The relay connection opened ahead to running session `id`'s browser, once (the proxy's first
+   * upgrade takes it); undefined when there is none or it broke (the proxy connects itself).
+   */
+  takeUpstream(id: string): Promise<WebSocket | undefined> {
+    const live = this.live.get(id);
+    return live && !live.ending ? this.upstreams.take(id) : Promise.resolve(undefined);
+  }
+
   /** The Chromium pid of a running session (for diagnostics and tests). */
   pidOf(id: string): number | undefined {
     return this.live.get(id)?.browser.chromium.pid;
@@ -562,6 +583,7 @@ export class BrowserSessions {
       [...this.live.values()].map((live) => this.end(live, 'stopped', 'server shut down')),
     );
     this.liveViews.closeAll();
+    this.upstreams.close();
     await this.recordings.close();
     await this.recycler.close();
     await this.pool.close();
@@ -666,6 +688,7 @@ export class BrowserSessions {
     clearTimeout(live.idleTimer);
     clearTimeout(live.maxTimer);
     this.live.delete(live.id);
+    this.upstreams.drop(live.id);
     this.liveViews.close(live.id);
     this.recordings.end(live.id);
     this.endedFiles.set(live.id, live.files);
