@@ -204,7 +204,7 @@ export function termAlignment(
     (k) => !hasTerm(claimText, k.text) && !(k.kind === 'proper' && wn.knows(k.text.toLowerCase())),
   );
   for (const k of claim.keyTerms) {
-    if (hasTerm(pageText, k.text) || hasTerm(contextText, k.text)) continue;
+    if (hasTerm(pageText, k.text)) continue;
     // An identifier may be named by its head on the page ("PING frames" for "PING").
     if (
       pageText
@@ -227,8 +227,11 @@ export function termAlignment(
         ),
       ),
     );
+    // A term the context names does not excuse one the passage puts in its place: the page's
+    // headings name every method of the page ("the `drain` event fires when" / "the `finish`
+    // event fires when").
     if (swap) conflicts.push({ kind: 'term', claim: k.text, page: swap.text });
-    else missing.push(k.text);
+    else if (!hasTerm(contextText, k.text)) missing.push(k.text);
   }
   // A term the page states, but elsewhere: another term stands where the claim puts it ("if only
   // https_proxy is set" / "if only http_proxy is set").
@@ -240,6 +243,13 @@ export function termAlignment(
       // A term the claim states too has moved, not been swapped ("X is faster than Y" / "Y is
       // slower than X"): comparatives judge that.
       if (norm(other.text) === norm(k.text) || hasTerm(claimText, other.text)) continue;
+      // A path ending in the term names it ("options.timeout" for "timeout").
+      if (
+        norm(other.text)
+          .split(/[.#/]|::/)
+          .includes(norm(k.text))
+      )
+        continue;
       const hit = textFrames(pageText, other.text).find(
         (f) => frames.includes(f) && !theirs.has(f),
       );

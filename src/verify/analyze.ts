@@ -223,8 +223,12 @@ export function analyze(text: string): Analysis {
       lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
     // "cannot be larger than 125 bytes" bounds the number ("at most 125 bytes") and "not as
     // stable as" compares ("less stable"): the quantity and the comparative carry that negation.
+    // "a fragment rather than a full document" says "not a full document"; so does "instead of".
+    const before = values[i - 1]?.toLowerCase();
+    const instead =
+      (lower === 'than' && before === 'rather') || (lower === 'of' && before === 'instead');
     const cue =
-      (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented) &&
+      (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented || instead) &&
       !negatesBound(values, tags, i);
     if (cue) pending++;
     const word = type === 'word' && /[\p{L}]/u.test(value);

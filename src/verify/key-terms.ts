@@ -27,6 +27,12 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     /(?<![\p{L}\p{N}])['"\u2018\u201c]([^'"`\u2018\u2019\u201c\u201d\s]+(?: [^'"`\u2018\u2019\u201c\u201d\s]+){0,2})['"\u2019\u201d](?![\p{L}\p{N}])/gu,
   ))
     add(m[1]!, 'code');
+  // An HTML tag in prose ("wrapped in <strong> tags") names an element exactly.
+  for (const m of text.matchAll(/<\/?[a-z][a-z0-9-]*>/gi)) add(m[0], 'code');
+  // So does a call ("handled in then()"), whatever English word names the function.
+  for (const m of text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*\(\)/g)) add(m[0], 'code');
+  // So does a status class ("4xx"): a number with a wildcard.
+  for (const m of text.matchAll(/\b\d[xX]{2}\b/g)) add(m[0], 'code');
   const prose = text.replace(/`[^`]+`/g, ' ');
   const identifier =
     /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;

@@ -6,6 +6,7 @@
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
+import { hedged, sentences } from './predicates.js';
 
 /** The cue and the word it negates: `not enabled`; or the word alone. */
 function phrase(tokens: readonly Token[], at: number): string {
@@ -65,6 +66,8 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
   // The words of a comparison are judged with their direction ("not as fast as" / "slower than").
   const inClaim = compared(claim);
   const inPage = compared(page);
+  const claimSentences = sentences(claim.tokens);
+  const pageSentences = sentences(page.tokens);
   for (const c of clausesOf(claim)) {
     let best = 0;
     let pairs: { clause: Clause; flips: [number, number][]; shared: number[] }[] = [];
@@ -109,8 +112,15 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
           page.tokens[j]!.negated &&
           c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
       );
+    // Two negations or an "unless" in either sentence state a condition, not the negated fact
+    // ("without setting a region, the client will not reach it" / "setting a region lets it reach").
+    const conditional = (x: (typeof pairs)[number]): boolean => {
+      const mine = { tokens: claim.tokens, sentence: claimSentences, at: c.words[0]! };
+      const theirs = { tokens: page.tokens, sentence: pageSentences, at: x.clause.words[0]! };
+      return hedged(mine, theirs) || hedged(theirs, mine);
+    };
     const agrees = pairs.some(
-      (x) => (c.cues + x.flips.length) % 2 === x.clause.cues % 2 || !touches(x),
+      (x) => (c.cues + x.flips.length) % 2 === x.clause.cues % 2 || !touches(x) || conditional(x),
     );
     if (agrees || pairs.length === 0) continue;
     const x = pairs[0]!;

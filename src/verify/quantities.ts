@@ -17,6 +17,7 @@ import {
   monthOf,
   BOUNDS,
   NOT_NOUN,
+  versionBound,
   WORD_NUMBER,
   nounStem,
   wordsValue,
@@ -112,7 +113,7 @@ export function extractQuantities(text: string): Quantity[] {
       text: text.slice(start, end),
       value: parts[0] ?? 0,
       high: parts[0] ?? 0,
-      bound: boundBefore(lower, m.index, end) ?? 'eq',
+      bound: boundBefore(lower, m.index, end) ?? versionBound(lower, m.index) ?? 'eq',
       dim: 'version',
       unit: 'version',
       parts,
@@ -120,6 +121,8 @@ export function extractQuantities(text: string): Quantity[] {
       end,
     });
   }
+  // A status class ("3xx", "5XX") is a name, not a number (key terms compare it).
+  for (const m of lower.matchAll(/\b\dxx\b/g)) taken.push([m.index, m.index + m[0].length]);
   const raws: Raw[] = [];
   // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
   const numRe =
@@ -365,7 +368,7 @@ export function compareQuantities(
       if (i >= claim.parts.length) break;
       if ((claim.parts[i] ?? 0) !== (page.parts[i] ?? 0)) return 'different';
     }
-    return 'same';
+    return opposed(claim.bound, page.bound) ? 'opposite' : 'same';
   }
   const converted = claim.unit !== page.unit;
   const approx = claim.bound === 'approx' || page.bound === 'approx';
@@ -382,14 +385,12 @@ export function compareQuantities(
       page.bound === 'range' &&
       (near(claim.value, page.value) || near(claim.value, page.high)));
   if (!sameValue) return 'different';
-  if (
-    (UPPER.includes(claim.bound) && LOWER.includes(page.bound)) ||
-    (LOWER.includes(claim.bound) && UPPER.includes(page.bound))
-  ) {
-    return 'opposite';
-  }
-  return 'same';
+  return opposed(claim.bound, page.bound) ? 'opposite' : 'same';
 }
+
+/** True when one bound is an upper and the other a lower one. */
+const opposed = (a: Bound, b: Bound): boolean =>
+  (UPPER.includes(a) && LOWER.includes(b)) || (LOWER.includes(a) && UPPER.includes(b));
 
 /**
  * The factor of the first unit of dimension `dim` named in `text` as a word ("milliseconds",

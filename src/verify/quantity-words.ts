@@ -109,6 +109,11 @@ export const monthOf = (m: string): number => MONTHS.indexOf(m.slice(0, 3).toLow
 
 /** Bound phrases just before a number, longest first (matched on the lower-cased text). */
 export const BOUNDS: [RegExp, Bound][] = [
+  // Comparison operators ("node >= 18", ">=1.1.0"); a `>` closing a tag ("<b> 5") is none.
+  [/(?:^|[\s(:,])(?:>=|≥) ?$/, 'ge'],
+  [/(?:^|[\s(:,])(?:<=|≤) ?$/, 'le'],
+  [/(?:^|[\s(:,])> ?$/, 'gt'],
+  [/(?:^|[\s(:,])< ?$/, 'lt'],
   [/(?:not|no) (?:more|greater|higher|larger|longer) than $/, 'le'],
   [/(?:not|no) (?:less|fewer|lower|smaller|shorter) than $/, 'ge'],
   [
@@ -170,3 +175,15 @@ export const nounStem = (w: string): string =>
     .replace(/ies$/, 'y')
     .replace(/(?:es|s)$/, '')
     .replace(/e$/, '');
+
+/** Bound phrases before a version only: "before v8" is below it, "after v8" above it. */
+const VERSION_BOUNDS: [RegExp, Bound][] = [
+  [/(?:before|prior to|older than|earlier than|below) (?:version |release )?$/, 'lt'],
+  [/(?:after|newer than|later than|since) (?:version |release )?$/, 'gt'],
+];
+
+/** The bound a phrase before the version at `at` states ("before v8", "since 2.0"), or `null`. */
+export function versionBound(lower: string, at: number): Bound | null {
+  const head = lower.slice(Math.max(0, at - 30), at);
+  return VERSION_BOUNDS.find(([re]) => re.test(head))?.[1] ?? null;
+}

@@ -8,6 +8,7 @@ import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { comparativeConflicts, quantityAlignment, termAlignment } from './align.js';
 import { polarityConflicts } from './polarity.js';
+import { predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
 import { slotSwaps } from './slots.js';
 import { areAntonyms, hasTerm, norm, related } from './words.js';
@@ -58,9 +59,12 @@ export interface VerifyClaimOptions {
   context?: string | undefined;
   /** Least word coverage for `supported`. @default 0.5 */
   minCoverage?: number | undefined;
-  /** Least word coverage for `supported` when `similarity >= semanticSimilarity`. @default 0.25 */
+  /** Least word coverage for `supported` when `similarity >= semanticSimilarity`. @default 0.34 */
   minSemanticCoverage?: number | undefined;
-  /** Least `similarity` that lowers the coverage needed. @default 0.7 */
+  /**
+   * Least `similarity` that lowers the coverage needed. Sentence encoders give 0.7-0.8 to any two
+   * sentences on one topic, so only a very close passage may share fewer words. @default 0.83
+   */
   semanticSimilarity?: number | undefined;
   /** Least coverage (conflicting words counted) for a conflict to mean `contradicted`. @default 0.5 */
   minRelatedCoverage?: number | undefined;
@@ -69,8 +73,8 @@ export interface VerifyClaimOptions {
 /** Defaults of {@link verifyClaim}, applied once with `??`. */
 export const CLAIM_DEFAULTS = {
   minCoverage: 0.5,
-  minSemanticCoverage: 0.25,
-  semanticSimilarity: 0.7,
+  minSemanticCoverage: 0.34,
+  semanticSimilarity: 0.83,
   minRelatedCoverage: 0.5,
 } as const;
 
@@ -121,7 +125,10 @@ export function verifyClaim(
   }
   const quantities = quantityAlignment(c, p);
   const terms = termAlignment(c, p, options.context ?? '');
-  const polarity = polarityConflicts(c, p);
+  const clauses = polarityConflicts(c, p);
+  // A predicate negated wherever the passage states it conflicts even when its clause paired
+  // with another ("can be overridden" / "this may not be overridden by passing an option").
+  const polarity = clauses.length > 0 ? clauses : predicateConflicts(c, p);
   // With the negations agreeing, a word whose antonym the page negates is stated ("optional" /
   // "not required").
   if (polarity.length === 0) for (const i of opposed) matched.add(i);

@@ -112,3 +112,48 @@ describe('scientific notation with units', () => {
     expect(verdict('The limit is 1 MB.', 'The limit is `1e6` bytes.')).toBe('supported');
   });
 });
+
+describe('bounds and names in code notation', () => {
+  it('reads comparison operators and "before" as bounds of a version', () => {
+    const page = 'Note: workers can be pinned only on kernels >= v5.0.0.';
+    expect(verdict('Workers can only be pinned on kernels before v5.0.0.', page)).toBe(
+      'contradicted',
+    );
+    expect(verdict('Workers can only be pinned on kernel v5.0.0 or later.', page)).toBe(
+      'supported',
+    );
+  });
+
+  it('takes an HTML tag for a key term that another tag cannot stand in for', () => {
+    const page = 'By default, italic text is wrapped in <em> tags.';
+    expect(verdict('By default, italic text is wrapped in <i> tags.', page)).toBe('contradicted');
+    expect(verdict('Italic text is wrapped in <em> tags by default.', page)).toBe('supported');
+  });
+
+  it('takes a call for a key term even when an English word names the function', () => {
+    const page = 'Rejected promises should be handled in catch(), as described below.';
+    expect(verdict('Rejected promises should be handled in then().', page)).toBe('contradicted');
+    expect(verdict('Rejected promises should be handled in catch().', page)).toBe('supported');
+  });
+
+  it('takes a status class for a name, not a number', () => {
+    const page = 'NOTE: 4xx-5xx responses are treated as errors by the client.';
+    expect(verdict('The client treats 4xx to 5xx responses as errors.', page)).toBe('supported');
+    expect(verdict('The client treats 2xx responses as errors.', page)).not.toBe('supported');
+  });
+
+  it('takes a path ending in the term for the term itself', () => {
+    expect(
+      verdict(
+        'Set maxRetries to 0 to turn retries off.',
+        'To turn retries off, set options.maxRetries to 0.',
+      ),
+    ).toBe('supported');
+    expect(
+      verdict(
+        'Set maxRetries to 0 to turn retries off.',
+        'To turn retries off, set options.maxDelay to 0.',
+      ),
+    ).toBe('contradicted');
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Predicate polarity: the claim's predicate (its verb, or an adjective after a form of "be") must
+ * not be stated only with the opposite polarity. Clause pairing in {@link polarityConflicts} pairs
+ * a claim clause with the page clause sharing most words, which may be another clause; a predicate
+ * the passage states, and negates wherever it states it, is a negation conflict all the same
+ * ("can be overridden per item" / "may not be overridden by passing an option").
+ */
+import type { Analysis, Token } from './analyze.js';
+import type { Conflict } from './verify-claim.js';
+import { sameWord } from './words.js';
+
+/** Words that open a condition: "if X is not set, ..." states when, not what. */
+const CONDITIONAL = new Set(['if', 'when', 'unless']);
+
+/** Sentence index of each token (sentences end at `.`, `!`, `?`). */
+export function sentences(tokens: readonly Token[]): number[] {
+  let s = 0;
+  return tokens.map((t) => (/^[.!?]$/.test(t.text) ? s++ : s));
+}
+
+/**
+ * The clause of a negated condition in the token's sentence ("without setting X", "if X is not
+ * set"), or `undefined`.
+ */
+function negatedCondition(
+  tokens: readonly Token[],
+  sentence: readonly number[],
+  at: number,
+): number | undefined {
+  const mine = tokens.filter((_, i) => sentence[i] === sentence[at]);
+  const first = new Map<number, Token>();
+  for (const t of mine) if (!first.has(t.clause)) first.set(t.clause, t);
+  return [...first].find(
+    ([clause, t]) =>
+      t.lower === 'without' ||
+      (CONDITIONAL.has(t.lower) && mine.some((x) => x.clause === clause && x.cue)),
+  )?.[0];
+}
+
+/**
+ * True when the sentence at `at` is a double negation (a negated condition and a negation in
+ * another clause) and the other text's sentence at `otherAt` states no negated condition:
+ * "without setting a region, the client will not reach the endpoint" says that setting a region
+ * lets it reach the endpoint; against "if X is not set, no Y" the two conditions align instead.
+ */
+export function hedged(
+  a: { tokens: readonly Token[]; sentence: readonly number[]; at: number },
+  other: { tokens: readonly Token[]; sentence: readonly number[]; at: number },
+): boolean {
+  const condition = negatedCondition(a.tokens, a.sentence, a.at);
+  if (condition === undefined) return false;
+  if (negatedCondition(other.tokens, other.sentence, other.at) !== undefined) return false;
+  return a.tokens.some(
+    (x, i) => a.sentence[i] === a.sentence[a.at] && x.cue && x.clause !== condition,
+  );
+}
+
+/** Word classes inside a noun phrase that a leading "no" negates as a whole. */
+const NOUN_PHRASE = new Set(['ADJ', 'NOUN', 'PROPN']);
+
+/**
+ * True when the token at `at` is negated: by its own cue, or as the head of a noun phrase a
+ * quantifier negates ("no preemptive pruning" negates the pruning, not only "preemptive").
+ */
+function negatedAt(tokens: readonly Token[], at: number): boolean {
+  const t = tokens[at]!;
+  if (t.negated) return true;
+  if (!NOUN_PHRASE.has(t.pos)) return false;
+  for (let i = at - 1; i >= 0 && tokens[i]!.clause === t.clause; i--) {
+    const x = tokens[i]!;
+    if (x.cue) return /^(?:no|none)$/.test(x.lower);
+    if (!NOUN_PHRASE.has(x.pos)) return false;
+  }
+  return false;
+}
+
+/**
+ * True when the clause negates the token's predication: an odd number of cues before it in its
+ * clause, flipped by a cue right after it that quantifies its object ("makes no requests",
+ * "depends on no package"; not "a parameter with no value", where the cue is inside a modifier).
+ */
+function clauseNegated(tokens: readonly Token[], at: number): boolean {
+  const clause = tokens[at]!.clause;
+  let cues = tokens.filter((x, i) => i < at && x.clause === clause && x.cue).length;
+  for (let i = at + 1; i < tokens.length && tokens[i]!.clause === clause; i++) {
+    const x = tokens[i]!;
+    if (x.cue) cues++;
+    if (x.cue || !/^(?:ADP|DET|ADV|AUX|PART)$/.test(x.pos)) break;
+  }
+  return cues % 2 === 1;
+}
+
+/**
+ * True when the token is a predicate: a verb, or a word right after an auxiliary ("can be
+ * overridden", "is not enabled"; the tagger reads some participles as nouns or adjectives).
+ */
+function isPredicate(tokens: readonly Token[], at: number): boolean {
+  const t = tokens[at]!;
+  if (!t.content) return false;
+  if (t.pos === 'VERB') {
+    // A participle before a noun qualifies the noun ("cached responses").
+    const next = tokens[at + 1];
+    return !(/(?:ed|ing)$/.test(t.lower) && next?.pos === 'NOUN');
+  }
+  if (t.pos !== 'ADJ' && t.pos !== 'NOUN') return false;
+  for (let i = at - 1; i >= 0; i--) {
+    const x = tokens[i]!;
+    if (x.pos === 'ADV' || x.cue) continue;
+    return x.pos === 'AUX' && x.lemma === 'be';
+  }
+  return false;
+}
+
+/**
+ * True when a contrast negates the token ("files rather than inlined", "instead of inlining"): it
+ * names the alternative a condition replaces, which the page may state as the default.
+ */
+function contrasted(tokens: readonly Token[], at: number): boolean {
+  for (let i = at - 1; i >= 0 && tokens[i]!.clause === tokens[at]!.clause; i--) {
+    if (tokens[i]!.cue) return /^(?:than|of)$/.test(tokens[i]!.lower);
+  }
+  return false;
+}
+
+/**
+ * Negation conflicts of the claim's predicates: a claim predicate the passage states (same word,
+ * or its nominalisation: "prunes" / "pruning"), with the opposite polarity at every occurrence.
+ * Sentences with two negations or a conditional opener, on either side, are no evidence.
+ */
+export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const claimSentences = sentences(claim.tokens);
+  const pageSentences = sentences(page.tokens);
+  const out: Conflict[] = [];
+  claim.tokens.forEach((t, i) => {
+    if (!isPredicate(claim.tokens, i)) return;
+    // Both the word and its clause must read the other way: "depends on no package" / "has zero
+    // dependencies" move the negation; "when parsing, ... not" / "parsing does not" negate
+    // another word of the clause.
+    const negated = negatedAt(claim.tokens, i);
+    const negatedClause = clauseNegated(claim.tokens, i);
+    if (t.negated && contrasted(claim.tokens, i)) return;
+    const found = page.tokens.flatMap((x, j) => (x.content && sameWord(t, x) ? [j] : []));
+    if (found.length === 0) return;
+    const mine = { tokens: claim.tokens, sentence: claimSentences, at: i };
+    const opposite = found.every((j) => {
+      const theirs = { tokens: page.tokens, sentence: pageSentences, at: j };
+      return (
+        negatedAt(page.tokens, j) !== negated &&
+        clauseNegated(page.tokens, j) !== negatedClause &&
+        !hedged(mine, theirs) &&
+        !hedged(theirs, mine)
+      );
+    });
+    if (!opposite) return;
+    const j = found[0]!;
+    out.push({
+      kind: 'negation',
+      claim: negated ? `not ${t.text}` : t.text,
+      page: negated ? page.tokens[j]!.text : `not ${page.tokens[j]!.text}`,
+    });
+  });
+  return out.slice(0, 1);
+}

@@ -1,0 +1,156 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze, verifyClaim } from '../../../src/verify/index.js';
+import type { VerifyClaimOptions } from '../../../src/verify/index.js';
+
+// The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+function verdict(claim: string, page: string, options: VerifyClaimOptions = {}): string {
+  const r = verifyClaim(claim, page, options);
+  return `${r.verdict}: ${r.reason} ${JSON.stringify(r.conflicts)}`;
+}
+
+describe('predicate polarity', () => {
+  it('contradicts a predicate the passage negates wherever it states it, even in another clause', () => {
+    const page =
+      'Parsing does not distinguish between upper and lower case keys. Both are stored in lower case.';
+    expect(
+      verdict(
+        'When parsing, the library distinguishes upper case keys from lower case keys.',
+        page,
+      ),
+    ).toMatch(/^contradicted: negation/);
+    expect(
+      verdict(
+        'When parsing, the library does not tell upper case keys from lower case keys.',
+        page,
+      ),
+    ).toMatch(/^supported/);
+  });
+
+  it('reads "no X-ing" as the negated verb, and agrees with a negated verb', () => {
+    const page = 'There is no automatic compression of responses by default.';
+    expect(verdict('The server compresses responses by default.', page)).toMatch(
+      /^contradicted: negation/,
+    );
+    expect(verdict('The server does not compress responses by default.', page)).toMatch(
+      /^supported/,
+    );
+  });
+
+  it('takes two negations in one sentence for a condition, not a negated fact', () => {
+    const page = 'Without setting a region, the client will not reach the regional endpoint.';
+    expect(verdict('Setting a region lets the client reach the regional endpoint.', page)).toMatch(
+      /^supported/,
+    );
+    expect(
+      verdict(
+        'The client reaches the regional endpoint.',
+        'The client will not reach the regional endpoint.',
+      ),
+    ).toMatch(/^contradicted: negation/);
+  });
+});
+
+describe('predicate polarity: what is no evidence', () => {
+  it('reads a participle tagged as a noun after "be" as the predicate', () => {
+    const page =
+      'Unlike most settings, the encoder may not be replaced by passing an option to render(), for speed.';
+    expect(verdict('The encoder can be replaced per call when calling render().', page)).toMatch(
+      /^contradicted: negation/,
+    );
+    expect(verdict('The encoder cannot be replaced per call of render().', page)).not.toMatch(
+      /^contradicted/,
+    );
+  });
+
+  it('takes "rather than X" for a contrast with the default, not for "X never happens"', () => {
+    const page =
+      'By default, results are kept in memory. If a directory is given by --cache-dir, results are stored on disk instead.';
+    expect(
+      verdict('With --cache-dir, results are stored on disk rather than kept in memory.', page),
+    ).toMatch(/^supported/);
+    expect(verdict('Results are never kept in memory.', page)).toMatch(/^contradicted: negation/);
+  });
+});
+
+describe('predicate polarity: negation moved or aligned', () => {
+  it('lets the negation move from the verb to its object', () => {
+    const page = 'The tool has zero dependencies and uses only the standard library.';
+    expect(verdict('The tool depends on no other package.', page)).toMatch(/^supported/);
+    expect(
+      verdict(
+        'The tool uses only the standard library.',
+        'The tool does not use the standard library.',
+      ),
+    ).toMatch(/^contradicted: negation/);
+  });
+
+  it('does not read a negation inside a modifier of the object as negating the verb', () => {
+    const page = 'The parser does not distinguish between flags with and without values.';
+    expect(
+      verdict('The parser distinguishes a flag with no value from an empty one.', page),
+    ).toMatch(/^contradicted: negation/);
+  });
+
+  it('aligns two negated conditions instead of cancelling the double negation', () => {
+    const page = 'When a key is not found, a default value is returned.';
+    expect(verdict('When a key is not found, no default value is returned.', page)).toMatch(
+      /^contradicted/,
+    );
+    expect(verdict('If a key is not found, a default value is returned.', page)).toMatch(
+      /^supported/,
+    );
+  });
+});
+
+describe('key terms named by the context', () => {
+  it('does not excuse a term when the passage puts another term in its place', () => {
+    const context = 'Stream events: drain, finish';
+    expect(
+      verdict(
+        'The `drain` event fires when the write buffer empties.',
+        'The `finish` event fires when the write buffer empties.',
+        { context },
+      ),
+    ).toMatch(/^contradicted: term/);
+    expect(
+      verdict(
+        'The `drain` event fires when the write buffer empties.',
+        'Fires when the write buffer empties.',
+        {
+          context,
+        },
+      ),
+    ).toMatch(/^supported/);
+  });
+});
+
+describe('negation said another way', () => {
+  it('reads "rather than" and "instead of" as negation cues', () => {
+    const page = 'The output is a partial report, rather than a full report, written as JSON.';
+    expect(verdict('The exporter writes a partial report, not a complete report.', page)).toMatch(
+      /^supported/,
+    );
+    expect(verdict('The exporter writes a full report.', page)).toMatch(/^contradicted/);
+    expect(
+      verdict(
+        'The exporter writes a complete report.',
+        'The exporter writes a summary instead of a complete report.',
+      ),
+    ).toMatch(/^contradicted: negation/);
+  });
+});
+
+describe('semantic closeness', () => {
+  it('lowers the coverage needed only for a very close passage', () => {
+    // Sentence encoders give 0.7-0.8 to any two sentences on one topic.
+    const claim = 'Requests that failed get attempted again.';
+    const passage = 'The dispatcher retries failed requests.';
+    const strict = { minCoverage: 0.9 };
+    expect(verifyClaim(claim, passage, { ...strict, similarity: 0.78 }).verdict).toBe('unrelated');
+    expect(verifyClaim(claim, passage, { ...strict, similarity: 0.9 }).verdict).toBe('supported');
+  });
+});
