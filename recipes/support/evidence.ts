@@ -275,7 +275,7 @@ async function locateAll(
         await scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout);
         l.lexical = await findPassages(p, claim, lexicalOptions);
       }
-      l.judged = judgeCandidates(analysis, l.lexical, withContexts(context, l.lexical));
+      l.judged = judgeCandidates(analysis, l.lexical, context);
     } catch (error) {
       l.failure = failed(error);
     }
@@ -298,22 +298,13 @@ async function locateAll(
         ...(i === 0 && { batchWith: pending.slice(1).map((x) => x.claim) }),
       });
       const all = [...l.lexical, ...semantic];
-      l.judged = judgeCandidates(l.analysis, all, withContexts(context, all));
+      l.judged = judgeCandidates(l.analysis, all, context);
     } catch (error) {
       l.failure = failed(error);
     }
     l.findMs += elapsed(started);
   }
   return located;
-}
-
-/**
- * The page context plus what the candidates stand under (the heading above each, a table row's
- * header): a claim's key term or `default` may be stated there rather than in the passage.
- */
-function withContexts(page: string, candidates: readonly PassageMatch[]): string {
-  const own = [...new Set(candidates.map((c) => c.context ?? '').filter(Boolean))];
-  return own.length === 0 ? page : `${page} \n ${own.join(' \n ')}`;
 }
 
 async function shootPassage(
@@ -340,9 +331,10 @@ async function wallShot(page: AnyPage): Promise<ClaimOutcome['screenshots']> {
 }
 
 /**
- * The page's title, top headings (h1 to h3), site name and address: what the page and its sections
- * are about. A claim's key term may be stated there rather than in the passage ("RetryHandler" over
- * a list of its options; "undici" in the site name or the path of its documentation).
+ * The page's title, title heading (h1), site name and address: what the whole page is about. A
+ * claim's key term may be stated there rather than in the passage ("RetryHandler" over a list of
+ * its options; "undici" in the site name or the path of its documentation). Section headings are
+ * each candidate's own context (`PassageMatch.context`), added by the judge per candidate.
  */
 async function headings(page: AnyPage, timeout: number): Promise<string> {
   const read = toPageLike(page).evaluate(() => {
@@ -357,7 +349,10 @@ async function headings(page: AnyPage, timeout: number): Promise<string> {
       // The file a locally indexed document came from (see the index engine's renderer).
       meta('meta[name="svc:source"]'),
       where.replace(/[/_.-]+/g, ' '),
-      ...Array.from(document.querySelectorAll('h1, h2, h3'), (h) => h.textContent),
+      // The page's title heading only: lower headings name sections (one per option, method or
+      // event on a reference page), and a section's heading reaches the verifier with the
+      // candidates under it, so a term named by a sibling section is not taken as stated.
+      ...Array.from(document.querySelectorAll('h1'), (h) => h.textContent),
     ]
       .join(' \n ')
       .slice(0, 4000);

@@ -36,8 +36,8 @@ const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
  * embedding, then by score), unless a contradicting candidate states nearly all of the claim's
  * words and more of them than it; else the contradicting candidate that shares most words with the
- * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title and
- * top headings) may state the claim's key terms.
+ * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
+ * heading and address) and each candidate's own heading may state the claim's key terms.
  */
 export function judgeCandidates(
   claim: ClaimAnalysis,
@@ -47,7 +47,10 @@ export function judgeCandidates(
   const checked: { match: PassageMatch; v: ClaimVerification }[] = candidates.map((match) => ({
     match,
     v: verifyClaim(claim, match.quote, {
-      context,
+      // The page's own context plus what this candidate stands under (its heading, its table's
+      // header row), never another candidate's: a key term under a sibling section is not
+      // stated for this one ("acquire" above one event is no support for text under "error").
+      context: match.context ? `${context} \n ${match.context}` : context,
       // Only an embedding match measures meaning; a fuzzy score counts shared words.
       similarity: match.method === 'embedding' ? match.score : undefined,
     }),
