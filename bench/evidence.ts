@@ -23,17 +23,17 @@
 // A claim whose check timed out (a busy machine) is checked once more outside the timing, and the
 // report says how many (`--no-retry` keeps the first verdicts).
 // `--out` writes the wrong verdicts per split (wrong-dev.txt, wrong-test.txt).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { verifyAnswer } from '../recipes/index.js';
 import type { AnswerInput, CitationCheck } from '../recipes/index.js';
 import { table } from '../recipes/support/script.js';
-import { Client } from '../src/index.js';
-import { startServer } from '../src/server/index.js';
+import type { Client } from '../src/index.js';
 import type { RunningServer } from '../src/server/index.js';
 import { deadPort, startFixtureServer } from '../test/support/fixture-server.js';
+import { startBenchService } from './support/service.js';
 import { CLAIM_KINDS, docFile, loadClaimSet, versionDrift } from './evidence/claims.js';
 import type { ClaimKind, LabelledClaim } from './evidence/claims.js';
 import { renderScores, renderWrong, scoreKinds, scoreTargets } from './evidence/score.js';
@@ -251,20 +251,10 @@ async function main(): Promise<number> {
     );
   }
   const keys = [...new Set(claims.flatMap((c) => [c.source, c.cited]))].filter((k) => set.docs[k]);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-evidence-'));
-  const key = 'svc_bench-0123456789abcdefghijklmnopqrstuvw';
-  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   const sites = await startFixtureServer();
   const dead = await deadPort();
   // Sessions come from the local provider, so the service's own warm pool would only compete.
-  const server = await startServer({
-    port: 0,
-    dataDir,
-    apiKeys: [key],
-    logger: quiet,
-    warmPoolSize: 0,
-  });
-  const client = new Client({ baseURL: server.url, apiKey: key });
+  const { server, client, dataDir } = await startBenchService('evidence');
   try {
     const indexed = await server.engines.index.indexPaths(keys.map((k) => docFile(k)));
     if (indexed.failed.length > 0) {

@@ -9,17 +9,15 @@
 // on demand), so the table compares what a user waits for. Prints one table: citations verified and
 // captured per second, and the ratio to naive.
 // Env: BENCH_CITATIONS (24), BENCH_POOLS ("1,2,4").
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { citeAndCapture } from '../recipes/index.js';
 import { table } from '../recipes/support/script.js';
 import { CHROMIUM_ARGS, findChromium } from '../src/chromium.js';
-import { Client } from '../src/index.js';
-import { startServer } from '../src/server/index.js';
+import { startBenchService } from './support/service.js';
 
 const N = Number(process.env.BENCH_CITATIONS ?? 24);
 const POOLS = (process.env.BENCH_POOLS ?? '1,2,4').split(',').map(Number);
@@ -43,19 +41,9 @@ const base = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 const urls = Array.from({ length: N }, (_, i) => `${base}${i}`);
 const answer = urls.map((_, i) => `${fact(i)} [${i + 1}].`).join(' ');
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-recipes-'));
-const key = 'svc_bench-0123456789abcdefghijklmnopqrstuvw';
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 // The service only backs the embedding fallback here; the answer is given, so every variant does
 // the same page work.
-const server = await startServer({
-  port: 0,
-  dataDir,
-  apiKeys: [key],
-  logger: quiet,
-  warmPoolSize: 0,
-});
-const client = new Client({ baseURL: server.url, apiKey: key });
+const { server, client, dataDir } = await startBenchService('recipes');
 
 interface Row {
   name: string;

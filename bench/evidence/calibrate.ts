@@ -13,16 +13,15 @@
 // Prints the distribution per group; how often the chunks preselected for a claim (`maxEmbedChunks`,
 // by shared rare words) hold its closest chunk over the whole page; then for each threshold the
 // share of each group kept.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { contextualEmbed } from '../../recipes/support/evidence.js';
 import { table } from '../../recipes/support/script.js';
 import { CHROMIUM_ARGS, findChromium } from '../../src/chromium.js';
-import { Client, findPassages } from '../../src/index.js';
-import { startServer } from '../../src/server/index.js';
+import { findPassages } from '../../src/index.js';
+import { startBenchService } from '../support/service.js';
 import { docFile, loadClaimSet } from './claims.js';
 import type { LabelledClaim } from './claims.js';
 
@@ -60,17 +59,7 @@ async function main(): Promise<void> {
   const claims = set.claims.filter((c) => values.split === 'all' || c.split === values.split);
   const docs = Object.keys(set.docs);
   const work = trials(claims, docs);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-calibrate-'));
-  const key = 'svc_calibrate-0123456789abcdefghijklmnopqrstuv';
-  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  const server = await startServer({
-    port: 0,
-    dataDir,
-    apiKeys: [key],
-    logger: quiet,
-    warmPoolSize: 0,
-  });
-  const client = new Client({ baseURL: server.url, apiKey: key });
+  const { server, client, dataDir } = await startBenchService('calibrate');
   const browser = await chromium.launch({
     executablePath: (await findChromium()).path,
     args: CHROMIUM_ARGS.filter((a) => !a.startsWith('--remote-debugging')),
