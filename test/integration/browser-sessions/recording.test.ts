@@ -237,16 +237,20 @@ describe('session recording (record: true)', () => {
       });
       const page = await (await viewer.newContext({ offline: true })).newPage();
       await page.goto(`file://${file}#t=${recording.pages[1]!.offset_ms + 200}`);
-      await page.waitForFunction(() =>
-        (
-          document.querySelector('.replayer-wrapper iframe') as HTMLIFrameElement | null
-        )?.contentDocument?.body?.textContent?.includes('Big page'),
+      await page.waitForFunction(
+        () =>
+          (
+            document.querySelector('.replayer-wrapper iframe') as HTMLIFrameElement | null
+          )?.contentDocument?.body?.textContent?.includes('Big page'),
+        null,
+        // The replay rebuilds the tab's DOM from its events: slow on a busy machine.
+        { timeout: 60_000 },
       );
     } finally {
       await viewer?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 150_000);
 
   it('is 404 for a session not recorded and for another user, and DELETE removes it', async () => {
     const { json: plain } = await api(server, ALICE, 'POST', '/v1/browser/sessions', {});
