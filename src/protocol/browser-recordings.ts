@@ -10,7 +10,10 @@ export const BrowserRecordingEventSchema = z.looseObject({
   tab: z.int(),
 });
 
-/** A page URL marker: tab `tab` showed `url` from `offset_ms` (ms from the recording's start). */
+/**
+ * A page URL marker: tab `tab` showed `url` from `offset_ms` (ms from the recording's start, when
+ * the document's full snapshot was taken).
+ */
 export const BrowserRecordingPageSchema = z.looseObject({
   tab: z.int(),
   url: z.string(),

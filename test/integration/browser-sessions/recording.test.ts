@@ -116,7 +116,12 @@ describe('session recording (record: true)', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(recording.events[0]!.data).toMatchObject({ tag: 'svc-recording-start' });
     // One full snapshot per document, and the clicks as DOM mutations in between.
-    expect(recording.events.filter((e) => e.type === 2)).toHaveLength(2);
+    const snapshots = recording.events.filter((e) => e.type === 2);
+    expect(snapshots).toHaveLength(2);
+    // Each page marker is the moment its document was drawn, so `#t=<offset_ms>` shows it.
+    expect(recording.pages.map((p) => p.offset_ms)).toEqual(
+      snapshots.map((e) => e.timestamp - recording.started_at),
+    );
     const text = JSON.stringify(recording.events);
     expect(text).toContain('Page one heading');
     expect(text).toContain('clicked 2');
@@ -184,8 +189,15 @@ describe('session recording (record: true)', () => {
           document.querySelector('.replayer-wrapper iframe') as HTMLIFrameElement | null
         )?.contentDocument?.body?.textContent?.includes('Page two heading'),
       );
-      // Seeking back by hash shows the first page, with its clicks applied.
-      await page.evaluate((t) => (location.hash = `#t=${t}`), recording.pages[1].offset_ms - 50);
+      // Seeking back by hash, to just before the second document begins (its Meta event), shows
+      // the first page with its clicks applied.
+      const secondMeta = recording.events.find(
+        (e: Json) => e.type === 4 && e.data.href === recording.pages[1].url,
+      ).timestamp;
+      await page.evaluate(
+        (t) => (location.hash = `#t=${t}`),
+        secondMeta - recording.started_at - 1,
+      );
       await page.waitForFunction(() =>
         (
           document.querySelector('.replayer-wrapper iframe') as HTMLIFrameElement | null

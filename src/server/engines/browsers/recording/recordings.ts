@@ -37,7 +37,7 @@ export interface RecordedEvent {
   tab: number;
 }
 
-/** The page a tab showed from `offset_ms` on (one per rrweb Meta event, i.e. per document). */
+/** The page a tab showed from `offset_ms` on: one per document, from its full snapshot. */
 export interface RecordingPage {
   tab: number;
   url: string;
@@ -243,10 +243,21 @@ export class Recordings {
     // Stable: events of one tab keep their order; tabs interleave by time.
     events.sort((a, b) => a.timestamp - b.timestamp);
     const pages: RecordingPage[] = [];
+    // A page is shown from its document's full snapshot, which follows its Meta event by as much
+    // as the page takes to serialize: a link to `offset_ms` must land after it, not before.
+    const drawn = new Map<number, RecordingPage>();
     for (const e of events) {
+      const offset = Math.max(0, e.timestamp - row.started_at);
       const href = e.type === 4 ? (e.data as { href?: unknown }).href : undefined;
-      if (typeof href === 'string')
-        pages.push({ tab: e.tab, url: href, offset_ms: Math.max(0, e.timestamp - row.started_at) });
+      if (typeof href === 'string') {
+        const page = { tab: e.tab, url: href, offset_ms: offset };
+        pages.push(page);
+        drawn.set(e.tab, page);
+      } else if (e.type === 2) {
+        const page = drawn.get(e.tab);
+        if (page) page.offset_ms = offset;
+        drawn.delete(e.tab);
+      }
     }
     return {
       session_id: sessionId,
