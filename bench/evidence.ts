@@ -4,6 +4,8 @@
 // in installed packages: verbatim sentences, hand-written paraphrases, and false variants with a
 // changed number, a flipped negation, a swapped term, a flipped comparative, or a true sentence
 // cited to the wrong page; plus claims citing challenge/login walls, error statuses and a dead port).
+// `--claims` runs another set: claims-holdout.json (twelve other READMEs) or claims-fresh.json (five
+// more READMEs and five real HTML pages committed under bench/evidence/pages/).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
@@ -42,6 +44,7 @@ import type { ClaimResult } from './evidence/score.js';
 const HELP = `usage: npx tsx bench/evidence.ts [options]
   --split dev|test|all   claims to run (default all; the table has per-split columns)
   --kind k1,k2           only these kinds (${CLAIM_KINDS.join(', ')})
+  --ids id1,id2          only these claims
   --pool N               browsers at once for the accuracy run (default 2)
   --throughput           also claims/s with screenshots off and on at pools --pools
   --pools 1,2,4          pool sizes of --throughput (default 1,2,4)
@@ -55,6 +58,7 @@ const HELP = `usage: npx tsx bench/evidence.ts [options]
 interface Options {
   split: 'dev' | 'test' | 'all';
   kinds: ClaimKind[] | null;
+  ids: string[] | null;
   pool: number;
   throughput: boolean;
   pools: number[];
@@ -70,6 +74,7 @@ function parseOptions(): Options | null {
     options: {
       split: { type: 'string', default: 'all' },
       kind: { type: 'string' },
+      ids: { type: 'string' },
       pool: { type: 'string', default: '2' },
       throughput: { type: 'boolean', default: false },
       pools: { type: 'string', default: '1,2,4' },
@@ -98,6 +103,7 @@ function parseOptions(): Options | null {
   return {
     split,
     kinds,
+    ids: values.ids ? values.ids.split(',') : null,
     pool: positive('pool', values.pool),
     throughput: values.throughput,
     pools: values.pools.split(',').map((s) => positive('pools', s)),
@@ -241,9 +247,10 @@ async function main(): Promise<number> {
   const claims = set.claims.filter(
     (c) =>
       (options.split === 'all' || c.split === options.split) &&
-      (!options.kinds || options.kinds.includes(c.kind)),
+      (!options.kinds || options.kinds.includes(c.kind)) &&
+      (!options.ids || options.ids.includes(c.id)),
   );
-  if (claims.length === 0) throw new Error('No claim matches --split and --kind');
+  if (claims.length === 0) throw new Error('No claim matches --split, --kind and --ids');
   const drift = versionDrift(set);
   for (const d of drift) {
     console.warn(

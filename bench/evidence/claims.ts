@@ -1,8 +1,10 @@
 /**
- * The labelled claim set of the evidence benchmark (`claims.json` beside this file): claims about the
- * Markdown documentation shipped in installed npm packages, each with the verdict a trustworthy
- * checker gives it. Docs are named by package-relative path (`undici/docs/docs/api/Client.md`) with
- * the package version the labels were written against, so the set is reproducible.
+ * The labelled claim sets of the evidence benchmark (`claims.json` beside this file, and the other
+ * `claims-*.json` sets): claims about documents, each with the verdict a trustworthy checker gives
+ * it. A document is either a file shipped in an installed npm package, named by package-relative
+ * path (`undici/docs/docs/api/Client.md`) with the package version the labels were written against,
+ * or a page committed under `pages/` beside this file (`pages/libffi/The-Basics.html`) with where it
+ * came from, so every set is reproducible.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -63,8 +65,8 @@ export const KNOWN_VERDICTS = [
 /** One verdict name. */
 export type ExpectedVerdict = (typeof KNOWN_VERDICTS)[number];
 
-/** A document of the collection. */
-export interface ClaimDoc {
+/** A file shipped in an installed npm package; its key is `<package>/<path>`. */
+export interface PackageDoc {
   /** npm package holding the file. */
   package: string;
   /** Version of the package the labels were written against. */
@@ -72,6 +74,20 @@ export interface ClaimDoc {
   /** Path inside the package. */
   path: string;
 }
+
+/** A page committed beside this file; its key is `file`. */
+export interface RepoDoc {
+  /** Path relative to this folder, under `pages/` (`pages/zlib/zlib_how.html`). */
+  file: string;
+  /** Where the page was copied from, byte for byte (package, version, original path). */
+  origin: string;
+}
+
+/** A document of the collection. */
+export type ClaimDoc = PackageDoc | RepoDoc;
+
+/** True for a page committed under `pages/`, false for a file of an npm package. */
+export const isRepoDoc = (doc: ClaimDoc): doc is RepoDoc => 'file' in doc;
 
 /** One labelled claim. */
 export interface LabelledClaim {
@@ -110,13 +126,47 @@ export interface ClaimSet {
 /** Where the committed claim set lives. */
 export const CLAIMS_FILE = fileURLToPath(new URL('./claims.json', import.meta.url));
 
+/** The folder repo docs are resolved against (this file's folder). */
+export const DOCS_ROOT = path.dirname(CLAIMS_FILE);
+
+/** Keys under this prefix name repo docs; no npm package key may start with it. */
+const PAGES_PREFIX = 'pages/';
+
 const fail = (where: string, what: string): never => {
   throw new Error(`Invalid claim set: ${where}: ${what}`);
 };
 
+const nonEmpty = (value: unknown): boolean => typeof value === 'string' && value !== '';
+
+/** Checks one entry of `docs`: either a package doc or a repo doc, keyed as its kind requires. */
+function checkDoc(key: string, doc: ClaimDoc): void {
+  const at = `docs["${key}"]`;
+  if (!doc || typeof doc !== 'object') fail(at, 'expected an object');
+  if ('file' in doc || 'origin' in doc) {
+    for (const field of ['file', 'origin'] as const) {
+      if (!nonEmpty((doc as RepoDoc)[field])) fail(`${at}.${field}`, 'missing');
+    }
+    const { file } = doc as RepoDoc;
+    if (key !== file) fail(at, 'key of a repo doc is not its file');
+    const normal = path.posix.normalize(file);
+    if (!normal.startsWith(PAGES_PREFIX) || normal !== file) {
+      fail(`${at}.file`, `expected a normalised path under ${PAGES_PREFIX}, got ${file}`);
+    }
+    return;
+  }
+  for (const field of ['package', 'version', 'path'] as const) {
+    if (!nonEmpty((doc as PackageDoc)[field])) fail(`${at}.${field}`, 'missing (or file + origin)');
+  }
+  const pkg = doc as PackageDoc;
+  if (key !== `${pkg.package}/${pkg.path}`) fail(at, 'key is not package/path');
+  if (key.startsWith(PAGES_PREFIX)) fail(at, `package keys may not start with ${PAGES_PREFIX}`);
+}
+
 /**
- * Reads and checks a claim set: every field present and typed, ids unique, kinds and verdicts
- * known, every cited and source document declared, false kinds never accepting `supported`.
+ * Reads and checks a claim set: every field present and typed, each doc a package doc
+ * (`package`, `version`, `path`) or a repo doc (`file` under `pages/`, `origin`), ids unique, kinds
+ * and verdicts known, every cited and source document declared, false kinds never accepting
+ * `supported`.
  * @default file CLAIMS_FILE
  * @throws Error naming the offending claim and field
  * @example const { claims } = loadClaimSet();
@@ -125,12 +175,7 @@ export function loadClaimSet(file: string = CLAIMS_FILE): ClaimSet {
   const set = JSON.parse(readFileSync(file, 'utf8')) as ClaimSet;
   if (set.schema !== 1) fail('schema', `expected 1, got ${String(set.schema)}`);
   if (!set.docs || typeof set.docs !== 'object') fail('docs', 'missing');
-  for (const [key, doc] of Object.entries(set.docs)) {
-    for (const field of ['package', 'version', 'path'] as const) {
-      if (typeof doc[field] !== 'string' || !doc[field]) fail(`docs["${key}"].${field}`, 'missing');
-    }
-    if (key !== `${doc.package}/${doc.path}`) fail(`docs["${key}"]`, 'key is not package/path');
-  }
+  for (const [key, doc] of Object.entries(set.docs)) checkDoc(key, doc);
   if (!Array.isArray(set.claims)) fail('claims', 'missing');
   const ids = new Set<string>();
   for (const [i, c] of set.claims.entries()) {
@@ -161,19 +206,33 @@ export function loadClaimSet(file: string = CLAIMS_FILE): ClaimSet {
   return set;
 }
 
-/** Absolute path of a doc of the set under `nodeModules`. */
+/**
+ * Absolute path of a doc of a set: a repo doc (key under `pages/`) under {@link DOCS_ROOT}, a
+ * package doc under `nodeModules`.
+ * @default nodeModules path.resolve('node_modules')
+ */
 export function docFile(key: string, nodeModules = path.resolve('node_modules')): string {
+  if (key.startsWith(PAGES_PREFIX)) return path.resolve(DOCS_ROOT, key);
   return path.join(nodeModules, key);
 }
 
-/** Docs whose installed package version differs from the one the labels were written against. */
+/**
+ * Docs whose file differs from the one the labels were written against: a package doc whose
+ * installed package version differs (or that is not installed), a repo doc whose file is missing.
+ * @default nodeModules path.resolve('node_modules')
+ */
 export function versionDrift(
   set: ClaimSet,
   nodeModules = path.resolve('node_modules'),
 ): { package: string; labelled: string; installed: string | null }[] {
   const seen = new Map<string, string>();
-  for (const doc of Object.values(set.docs)) seen.set(doc.package, doc.version);
   const drift: { package: string; labelled: string; installed: string | null }[] = [];
+  for (const [key, doc] of Object.entries(set.docs)) {
+    if (!isRepoDoc(doc)) seen.set(doc.package, doc.version);
+    else if (!existsSync(docFile(key, nodeModules))) {
+      drift.push({ package: key, labelled: doc.origin, installed: null });
+    }
+  }
   for (const [pkg, labelled] of seen) {
     const file = path.join(nodeModules, pkg, 'package.json');
     const installed = existsSync(file)

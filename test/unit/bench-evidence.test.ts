@@ -26,6 +26,19 @@ const plain = (markdown: string): string =>
     .replace(/\*([^*\n]+)\*|\b_([^_\n]+)_\b/g, '$1$2')
     .replace(/\s+/g, ' ');
 
+describe('the held-out and fresh claim sets', () => {
+  it('load, name only documents that exist (npm docs and committed pages), and keep both splits', () => {
+    for (const name of ['claims-holdout.json', 'claims-fresh.json']) {
+      const other = loadClaimSet(path.join(path.dirname(CLAIMS_FILE), name));
+      for (const key of Object.keys(other.docs)) {
+        expect(existsSync(docFile(key)), `${name}: ${key}`).toBe(true);
+      }
+      expect(other.claims.some((c) => c.split === 'dev')).toBe(true);
+      expect(other.claims.some((c) => c.split === 'test')).toBe(true);
+    }
+  });
+});
+
 describe('the evidence claim set', () => {
   it('holds at least 150 claims, 30 of them hand-written paraphrases', () => {
     expect(set.claims.length).toBeGreaterThanOrEqual(150);
