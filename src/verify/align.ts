@@ -1,10 +1,10 @@
 /**
  * The alignments of the verifier: each finds what a passage states differently from a claim
- * (quantities, comparatives, key terms). Polarity is in `polarity.ts`, swapped words in
- * `frames.ts` and `slots.ts`.
+ * (quantities, key terms). Comparisons are in `comparisons.ts`, polarity in `polarity.ts`,
+ * swapped words in `frames.ts` and `slots.ts`.
  */
-import type { Analysis, Comparative } from './analyze.js';
-import { compareQuantities, comparable, unitNamed } from './quantities.js';
+import type { Analysis } from './analyze.js';
+import { compareQuantities, comparable, directional, unitNamed } from './quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
 import { hasTerm, norm } from './words.js';
@@ -39,9 +39,27 @@ export function quantityAlignment(
         }
       }
     }
-    const results = candidates.map((p) => [p, compareQuantities(q, p)] as const);
-    if (results.some(([, r]) => r === 'same')) continue;
+    // A bound is matched by a bound: "<=1.2.7" is not stated by "matches 1.2.7" beside
+    // ">=1.2.7", nor ">=1.1.0" by "not 1.1.0" beside ">=2.0.0". A plain value states a bound only
+    // where the page bounds nothing of its kind.
+    const bounded =
+      directional(q.bound) &&
+      candidates.some((p) => directional(p.bound) && (q.kind === 'version' || p.value === q.value));
+    const results = candidates
+      .filter((p) => !bounded || directional(p.bound))
+      .map((p) => [p, compareQuantities(q, p)] as const);
+    const same = results.filter(([, r]) => r === 'same').map(([p]) => p);
     const opposite = results.find(([, r]) => r === 'opposite');
+    // Both: the page bounds two things by one value ("at most 20 elements"; "an index of 20 or
+    // greater"); the claim's bound is the one whose words it shares.
+    if (same.length > 0 && opposite) {
+      const nearest = closest(q, claim, page, [...same, opposite[0]]);
+      if (nearest === opposite[0] && aligned(q, claim, opposite[0], page)) {
+        conflicts.push({ kind: 'comparative', claim: q.text, page: opposite[0].text });
+      }
+      continue;
+    }
+    if (same.length > 0) continue;
     if (opposite) {
       conflicts.push({ kind: 'comparative', claim: q.text, page: opposite[0].text });
       continue;
@@ -112,60 +130,6 @@ function closest(
   return best;
 }
 
-/**
- * The two arguments of a comparison: what follows it in its clause ("than Y", "after an error"),
- * and everything else.
- */
-function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
-  const left = new Set<string>();
-  const right = new Set<string>();
-  const clause = a.tokens[at]?.clause;
-  // Only the comparison's own sentence: "before" in the next sentence of a window compares
-  // other things.
-  const end = /^[.!?]+$/;
-  let first = at;
-  while (first > 0 && !end.test(a.tokens[first - 1]!.text)) first--;
-  let last = at;
-  while (last < a.tokens.length - 1 && !end.test(a.tokens[last]!.text)) last++;
-  a.tokens.forEach((t, i) => {
-    if (!t.content || i === at || i < first || i > last) return;
-    (i > at && t.clause === clause ? right : left).add(t.lemma);
-  });
-  return [left, right];
-}
-
-const overlap = (x: Set<string>, y: Set<string>): number => [...x].filter((w) => y.has(w)).length;
-
-/**
- * Comparatives: a page comparison of the same (or the opposite) base about the same things must
- * point the same way, counting antonyms and arguments that swapped sides.
- */
-export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[] {
-  const out: Conflict[] = [];
-  const wn = loadWordNet();
-  for (const c of claim.comparatives) {
-    let agreed = false;
-    let against: Comparative | undefined;
-    for (const p of page.comparatives) {
-      const same = p.base === c.base || wn.synonyms(p.base, c.base);
-      const opposite = !same && wn.antonyms(c.base).has(p.base);
-      if (!same && !opposite) continue;
-      const [cl, cr] = sides(claim, c.at);
-      const [pl, pr] = sides(page, p.at);
-      // Only a comparison of the same things counts: "before all requests complete" is not
-      // answered by a "before" elsewhere in the passage about something else.
-      if (overlap(cr, pr) === 0 && !(overlap(cl, pr) > 0 && overlap(cr, pl) > 0)) continue;
-      // "X is faster than Y" says what "Y is slower than X" does: the arguments swapped sides.
-      const swapped = overlap(cl, pr) + overlap(cr, pl) > overlap(cl, pl) + overlap(cr, pr);
-      const sign = p.sign * (opposite ? -1 : 1) * (swapped ? -1 : 1);
-      if (sign === c.sign) agreed = true;
-      else against ??= p;
-    }
-    if (!agreed && against) out.push({ kind: 'comparative', claim: c.text, page: against.text });
-  }
-  return out;
-}
-
 /** Words that join items of a list: a term beside one is no evidence of a slot. */
 const LIST_WORDS = new Set(['and', 'or', 'nor', ',', 'the', 'a', 'an', 'of']);
 
@@ -204,7 +168,10 @@ export function termAlignment(
     (k) => !hasTerm(claimText, k.text) && !(k.kind === 'proper' && wn.knows(k.text.toLowerCase())),
   );
   for (const k of claim.keyTerms) {
-    if (hasTerm(pageText, k.text)) continue;
+    // A name that is also an English word ("a Set", "the Map API") is stated by the name, in its
+    // capitals, not by the word ("is set to").
+    const word = k.kind === 'proper' && wn.knows(k.text.toLowerCase());
+    if (word ? capitalised(page.text, k.text) : hasTerm(pageText, k.text)) continue;
     // An identifier may be named by its head on the page ("PING frames" for "PING").
     if (
       pageText
@@ -260,6 +227,12 @@ export function termAlignment(
     }
   }
   return { conflicts, missing };
+}
+
+/** True when `text` holds the name `term` as written, as a whole word. */
+function capitalised(text: string, term: string): boolean {
+  const t = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}_$])${t}s?(?![\\p{L}\\p{N}_$])`, 'u').test(text);
 }
 
 /** `before|after` word pairs around each whole occurrence of `term`; lists ("X and Y") excluded. */

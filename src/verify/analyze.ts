@@ -148,6 +148,19 @@ function negatesBound(values: readonly string[], tags: readonly string[], i: num
 }
 
 /**
+ * First and last token index of the sentence holding token `at` (sentences end at `.`, `!`,
+ * `?`): a window of several sentences states other facts in the others.
+ */
+export function sentenceBounds(a: Analysis, at: number): [number, number] {
+  const end = /^[.!?]+$/;
+  let first = at;
+  while (first > 0 && !end.test(a.tokens[first - 1]!.text)) first--;
+  let last = at;
+  while (last < a.tokens.length - 1 && !end.test(a.tokens[last]!.text)) last++;
+  return [first, last];
+}
+
+/**
  * Analyses a sentence (or a short passage): tokens, negation scope, key terms, quantities,
  * comparatives. Pure: no I/O after the first call (which loads the wink-nlp model and WordNet).
  * @example analyze('Caching is not enabled by default.').tokens.find((t) => t.lemma === 'enable')?.negated // true

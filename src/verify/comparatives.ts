@@ -4,6 +4,7 @@
  * opposite WordNet does not record (`before`/`after`, `increase`/`decrease`).
  */
 import type { Comparative, Token } from './analyze.js';
+import { ONCE_LIKE } from './quantity-words.js';
 import { loadWordNet } from './wordnet.js';
 
 /** Comparison words whose opposite is not an antonym in WordNet, with their direction. */
@@ -31,7 +32,6 @@ const RELATIONS: Record<string, [string, 1 | -1]> = {
   increase: ['more', 1],
   decrease: ['more', -1],
   reduce: ['more', -1],
-  raise: ['more', 1],
   lower: ['high', -1],
 };
 
@@ -72,13 +72,18 @@ export function comparativesOf(tokens: readonly Token[]): Comparative[] {
       out.push({ text: `${equative.text} as ${t.text} as`, base, sign: -1, at: i });
       return;
     }
+    // "no longer supported", "not any longer": a change of state, no comparison.
+    if (t.lower === 'longer' && /^(?:no|any)$/.test(tokens[i - 1]?.lower ?? '')) return;
     const relation = relationOf(t.lemma) ?? relationOf(t.lower);
     // "at most 3", "more than 3": bounds of a quantity, compared with the quantity.
     const next = tokens[i + 1];
     if (
       relation &&
       (tokens[i - 1]?.lower === 'at' ||
-        (next?.lower === 'than' && tokens[i + 2]?.pos === 'NUM') ||
+        // "50 or more", "3 or fewer"
+        (tokens[i - 1]?.lower === 'or' && tokens[i - 2]?.pos === 'NUM') ||
+        (next?.lower === 'than' &&
+          (tokens[i + 2]?.pos === 'NUM' || ONCE_LIKE.has(tokens[i + 2]?.lower ?? ''))) ||
         next?.pos === 'NUM')
     ) {
       return;

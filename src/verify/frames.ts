@@ -3,6 +3,7 @@
  * side ("begins in the idle state" / "begins in the processing state"), found anywhere in the
  * passage, with the checks that tell a swapped fact from a paraphrase's rewording.
  */
+import { sentenceBounds } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { canSwap, related } from './words.js';
@@ -22,11 +23,7 @@ const FUNCTION_POS = new Set([
 ]);
 /** The tokens of the sentence holding token `at`. */
 function sentenceAround(a: Analysis, at: number): Token[] {
-  const end = /^[.!?]+$/;
-  let first = at;
-  while (first > 0 && !end.test(a.tokens[first - 1]!.text)) first--;
-  let last = at;
-  while (last < a.tokens.length - 1 && !end.test(a.tokens[last]!.text)) last++;
+  const [first, last] = sentenceBounds(a, at);
   return a.tokens.slice(first, last + 1);
 }
 

@@ -11,6 +11,20 @@ const isSentenceStart = (text: string, index: number): boolean =>
 
 const UNIT_WORDS = /^(?:[kmgt]i?b|ms|ns|us|hz|[kmg]hz|px|usd|eur|gbp|utc|gmt|am|pm)$/i;
 
+/** "the <name> event": a word before a kind of named thing of an API. */
+const NAMED_KIND =
+  /\bthe\s+['"`]?([A-Za-z_$][\w$]*)['"`]?\s+(?:event|option|method|property|flag|parameter|header|field|argument|hook|callback|setting|mode|attribute|function|command)s?\b/gi;
+
+/** Words that qualify a kind rather than name one of it ("the same option", "the default mode"). */
+const NOT_A_NAME = new Set(
+  (
+    'same first last second third default new old following other given next previous whole ' +
+    'entire only main global custom optional required above below specified corresponding ' +
+    'relevant appropriate underlying original current initial final extra additional single ' +
+    'each every which that this its their your an a one two'
+  ).split(' '),
+);
+
 /** Key terms: code spans, identifiers, names, and words WordNet does not know. */
 export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   const out = new Map<string, KeyTerm>();
@@ -25,14 +39,25 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   // 'failure'"); a quote after a letter is an apostrophe ("can't", "users'").
   for (const m of text.matchAll(
     /(?<![\p{L}\p{N}])['"\u2018\u201c]([^'"`\u2018\u2019\u201c\u201d\s]+(?: [^'"`\u2018\u2019\u201c\u201d\s]+){0,2})['"\u2019\u201d](?![\p{L}\p{N}])/gu,
-  ))
-    add(m[1]!, 'code');
+  )) {
+    // A quoted symbol is a value too ('A leading "=" is stripped'), however short.
+    if (/^[^\p{L}\p{N}\s]{1,3}$/u.test(m[1]!)) out.set(m[1]!, { text: m[1]!, kind: 'code' });
+    else add(m[1]!, 'code');
+  }
   // An HTML tag in prose ("wrapped in <strong> tags") names an element exactly.
   for (const m of text.matchAll(/<\/?[a-z][a-z0-9-]*>/gi)) add(m[0], 'code');
   // So does a call ("handled in then()"), whatever English word names the function.
   for (const m of text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*\(\)/g)) add(m[0], 'code');
   // So does a status class ("4xx"): a number with a wildcard.
   for (const m of text.matchAll(/\b\d[xX]{2}\b/g)) add(m[0], 'code');
+  // A word naming an event, option or method is its name ("the acquire event", "the error
+  // event"), however ordinary: the page must name that one, not another of the same kind.
+  const posOf = new Map(tokens.map((t) => [t.lower, t.pos]));
+  for (const m of text.matchAll(NAMED_KIND)) {
+    const name = m[1]!.toLowerCase();
+    if (NOT_A_NAME.has(name) || /^(?:ADJ|DET|NUM|PRON)$/.test(posOf.get(name) ?? '')) continue;
+    add(m[1]!, 'code');
+  }
   const prose = text.replace(/`[^`]+`/g, ' ');
   const identifier =
     /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;

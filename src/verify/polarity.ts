@@ -30,15 +30,33 @@ interface Clause {
   cues: number;
 }
 
+/**
+ * True when the clause is a purpose that opens its sentence ("To include comments, add a style
+ * mapping"; "In order to retry, ..."): it names a goal, and asserts nothing about it.
+ */
+function purpose(tokens: readonly Token[], first: number): boolean {
+  // A clause begins with the punctuation that ends the one before.
+  let at = first;
+  while (tokens[at]?.pos === 'PUNCT') at++;
+  if (at > 0 && !/^[.!?:;]$/.test(tokens[at - 1]!.text)) return false;
+  if (tokens[at]?.lower === 'in' && tokens[at + 1]?.lower === 'order') at += 2;
+  return tokens[at]?.lower === 'to' && tokens[at + 1]?.pos === 'VERB';
+}
+
+/** The clauses that assert something: purposes opening a sentence are left out. */
 function clausesOf(a: Analysis): Clause[] {
   const byId = new Map<number, Clause>();
+  const goals = new Set<number>();
   a.tokens.forEach((t, i) => {
     let c = byId.get(t.clause);
-    if (!c) byId.set(t.clause, (c = { words: [], cues: 0 }));
+    if (!c) {
+      byId.set(t.clause, (c = { words: [], cues: 0 }));
+      if (purpose(a.tokens, i)) goals.add(t.clause);
+    }
     if (t.cue) c.cues++;
     else if (t.content) c.words.push(i);
   });
-  return [...byId.values()].filter((c) => c.words.length > 0);
+  return [...byId].filter(([id, c]) => c.words.length > 0 && !goals.has(id)).map(([, c]) => c);
 }
 
 /** Token indexes of the words of the text's comparisons (`faster`, `more memory`, `not as fast as`). */

@@ -55,6 +55,9 @@ export function hedged(
   );
 }
 
+/** Verbs that let or help someone do what follows them. */
+const LEAVE = new Set(['help', 'let', 'allow', 'permit', 'enable']);
+
 /** Word classes inside a noun phrase that a leading "no" negates as a whole. */
 const NOUN_PHRASE = new Set(['ADJ', 'NOUN', 'PROPN']);
 
@@ -65,6 +68,11 @@ const NOUN_PHRASE = new Set(['ADJ', 'NOUN', 'PROPN']);
 function negatedAt(tokens: readonly Token[], at: number): boolean {
   const t = tokens[at]!;
   if (t.negated) return true;
+  // A negated verb of leave negates the act it governs: "will not help you decrypt it", "does
+  // not let you set", "does not allow you to change".
+  for (let i = at - 1; i >= Math.max(0, at - 3) && tokens[i]!.clause === t.clause; i--) {
+    if (LEAVE.has(tokens[i]!.lemma) && tokens[i]!.negated) return true;
+  }
   if (!NOUN_PHRASE.has(t.pos)) return false;
   for (let i = at - 1; i >= 0 && tokens[i]!.clause === t.clause; i--) {
     const x = tokens[i]!;

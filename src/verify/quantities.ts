@@ -338,6 +338,9 @@ export function comparable(a: Quantity, b: Quantity): boolean {
 const UPPER: readonly Bound[] = ['le', 'lt'];
 const LOWER: readonly Bound[] = ['ge', 'gt'];
 
+/** True for an upper or a lower bound ("at most 5", ">=1.2.7"). */
+export const directional = (b: Bound): boolean => UPPER.includes(b) || LOWER.includes(b);
+
 /** How a claim's quantity stands against the page's: `same`, `different` value, or `opposite` bound. */
 export function compareQuantities(
   claim: Quantity,

@@ -6,10 +6,12 @@
  */
 import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
-import { comparativeConflicts, quantityAlignment, termAlignment } from './align.js';
+import { quantityAlignment, termAlignment } from './align.js';
+import { comparativeConflicts, unstatedComparisons } from './comparisons.js';
 import { polarityConflicts } from './polarity.js';
 import { predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
+import { settingConflicts } from './settings.js';
 import { slotSwaps } from './slots.js';
 import { areAntonyms, hasTerm, norm, related } from './words.js';
 
@@ -137,8 +139,9 @@ export function verifyClaim(
     ...polarity,
     ...comparativeConflicts(c, p),
     ...terms.conflicts,
+    ...settingConflicts(c.text, p.text),
   ];
-  const missing = [...terms.missing, ...quantities.missing];
+  const missing = [...terms.missing, ...quantities.missing, ...unstatedComparisons(c, p)];
   // An ordinary word in another's place is a swapped fact, unless the passage states the claim's
   // word elsewhere: then the sentences may be put differently ("proxy variables" / "the proxy
   // ... environment variables"), and the word is only not stated where the claim puts it.

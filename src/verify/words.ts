@@ -50,6 +50,34 @@ const OPPOSABLE = new Set(['ADJ', 'VERB', 'ADV']);
 const PREFIXES = ['un', 'non', 'non-', 'dis', 'in', 'im', 'il', 'ir', 'de'];
 
 /**
+ * Opposites of software prose that WordNet does not pair: what a program does with an input
+ * ("comments are ignored" / "included"), keeps or throws away, and how it runs.
+ */
+const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
+  ['include', 'ignore'],
+  ['keep', 'discard'],
+  ['keep', 'drop'],
+  ['retain', 'discard'],
+  ['retain', 'drop'],
+  ['preserve', 'discard'],
+  ['preserve', 'strip'],
+  ['sync', 'async'],
+  ['lazy', 'eager'],
+  ['strict', 'lenient'],
+  ['blocking', 'non-blocking'],
+];
+const proseAntonym = new Map<string, Set<string>>();
+for (const [x, y] of PROSE_ANTONYMS) {
+  for (const [a, b] of [
+    [x, y],
+    [y, x],
+  ] as const) {
+    if (!proseAntonym.has(a)) proseAntonym.set(a, new Set());
+    proseAntonym.get(a)!.add(b);
+  }
+}
+
+/**
  * True when the words are opposites: WordNet antonyms (through the lemma or, for participles like
  * `disabled`, the verb), or a negating prefix (`un-`, `non-`, `dis-`, `in-`...) on the same stem.
  */
@@ -67,7 +95,8 @@ export function areAntonyms(a: Token, b: Token): boolean {
   const fb = forms(b);
   for (const x of fa) {
     const opposite = wn.antonyms(x);
-    if (fb.some((y) => opposite.has(y))) return true;
+    const prose = proseAntonym.get(x);
+    if (fb.some((y) => opposite.has(y) || prose?.has(y))) return true;
   }
   for (const [x, y] of [
     [a.lower, b.lower],
@@ -96,6 +125,12 @@ const WORDISH = /[\p{L}\p{N}_$]/u;
 
 /** True when `text` (normalised) holds `term` as a whole word or identifier. */
 export const hasTerm = (text: string, term: string): boolean => {
+  // A symbol ("=", "~", "^") is stated standing alone, not as part of an operator (">=") or a
+  // version range ("~1.2.3").
+  if (term.length > 0 && !/[\p{L}\p{N}]/u.test(term)) {
+    const sym = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(?:^|[\\s'"(\\[])${sym}(?=$|[\\s'")\\],.;:])`, 'u').test(text);
+  }
   const t = norm(term);
   if (t.length === 0) return true;
   // A plural names the same thing ("APIs" / "API").

@@ -1,0 +1,86 @@
+/**
+ * Comparisons of a claim against a passage: a page comparison of the same things must point the
+ * same way, and a comparison the claim states must be stated ("smaller than the limit" is a fact
+ * of its own, not a detail a paraphrase may drop).
+ */
+import { sentenceBounds } from './analyze.js';
+import type { Analysis, Comparative } from './analyze.js';
+import type { Conflict } from './verify-claim.js';
+import { loadWordNet } from './wordnet.js';
+
+/**
+ * The two arguments of a comparison: what follows it in its clause ("than Y", "after an error"),
+ * and everything else of its sentence.
+ */
+function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
+  const left = new Set<string>();
+  const right = new Set<string>();
+  const clause = a.tokens[at]?.clause;
+  // Only the comparison's own sentence: "before" in the next sentence of a window compares
+  // other things.
+  const [first, last] = sentenceBounds(a, at);
+  a.tokens.forEach((t, i) => {
+    if (!t.content || i === at || i < first || i > last) return;
+    (i > at && t.clause === clause ? right : left).add(t.lemma);
+  });
+  return [left, right];
+}
+
+const overlap = (x: Set<string>, y: Set<string>): number => [...x].filter((w) => y.has(w)).length;
+
+/** True when two comparisons have one base, or WordNet files the bases as synonyms. */
+const sameBase = (a: Comparative, b: Comparative): boolean =>
+  a.base === b.base || loadWordNet().synonyms(a.base, b.base);
+
+/** True when WordNet files the bases as antonyms (`fast`/`slow`). */
+const oppositeBase = (a: Comparative, b: Comparative): boolean =>
+  loadWordNet().antonyms(a.base).has(b.base);
+
+/**
+ * Comparatives: a page comparison of the same (or the opposite) base about the same things must
+ * point the same way, counting antonyms and arguments that swapped sides.
+ */
+export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const out: Conflict[] = [];
+  for (const c of claim.comparatives) {
+    let agreed = false;
+    let against: Comparative | undefined;
+    for (const p of page.comparatives) {
+      const same = sameBase(p, c);
+      const opposite = !same && oppositeBase(c, p);
+      if (!same && !opposite) continue;
+      const [cl, cr] = sides(claim, c.at);
+      const [pl, pr] = sides(page, p.at);
+      // Only a comparison of the same things counts: "before all requests complete" is not
+      // answered by a "before" elsewhere in the passage about something else.
+      if (overlap(cr, pr) === 0 && !(overlap(cl, pr) > 0 && overlap(cr, pl) > 0)) continue;
+      // "X is faster than Y" says what "Y is slower than X" does: the arguments swapped sides.
+      const swapped = overlap(cl, pr) + overlap(cr, pl) > overlap(cl, pl) + overlap(cr, pr);
+      const sign = p.sign * (opposite ? -1 : 1) * (swapped ? -1 : 1);
+      if (sign === c.sign) agreed = true;
+      else against ??= p;
+    }
+    if (!agreed && against) out.push({ kind: 'comparative', claim: c.text, page: against.text });
+  }
+  return out;
+}
+
+const TIMING = new Set(['early', 'late', 'soon']);
+
+/**
+ * The claim's comparisons the passage does not state at all: no comparison of the same or the
+ * opposite base, and not the claim's own word ("smaller than the limit" against a passage that
+ * only says a 413 is raised). Such a claim may be true, but this passage does not show it.
+ */
+export function unstatedComparisons(claim: Analysis, page: Analysis): string[] {
+  const words = new Set(page.tokens.filter((t) => t.content).map((t) => t.lemma));
+  return claim.comparatives
+    .filter(
+      (c) =>
+        // "downloaded earlier", "set later": when, not how much.
+        !TIMING.has(c.base) &&
+        !page.comparatives.some((p) => sameBase(p, c) || oppositeBase(c, p)) &&
+        !words.has(claim.tokens[c.at]!.lemma),
+    )
+    .map((c) => c.text);
+}

@@ -1,0 +1,93 @@
+/**
+ * Settings stated without a number: the default of a switch ("on by default", "defaulted to
+ * false", "true unless you turn it off") and the unit a value is given in ("a TTL in
+ * milliseconds"). A claim that states the other value of either conflicts, though every word but
+ * one is shared and no number differs.
+ */
+import type { Conflict } from './verify-claim.js';
+import { UNITS } from './quantity-words.js';
+
+const VALUE = '(on|off|true|false|enabled|disabled|yes|no)';
+
+/** Ways a text states a switch's default; group 1 is an optional negation, group 2 the value. */
+const DEFAULTS: readonly RegExp[] = [
+  // "is on by default", "is not enabled by default"
+  new RegExp(`\\b(not\\s+|n't\\s+)?${VALUE}\\s*\\)?\\s+by\\s+default\\b`, 'g'),
+  // "defaults to false", "defaulted to true", "default: false", "default is `false`"
+  new RegExp(
+    `\\bdefault(?:s|ed)?(\\s+is\\s+not|\\s+isn't)?(?:\\s+value)?(?:\\s+(?:to|is|of)\\s+|\\s*[:=]\\s*)['"\`]?${VALUE}\\b`,
+    'g',
+  ),
+  // "(default false)": no word between, for the two values that cannot be a preposition
+  /\bdefault()\s+['"`]?(true|false)\b/g,
+  // "by default, comments are not enabled" (up to five words between)
+  new RegExp(
+    `\\bby\\s+default,?\\s+(?:[\\w'-]+\\s+){0,5}?(?:is|are|stays?|remains?)\\s+(not\\s+)?${VALUE}\\b`,
+    'g',
+  ),
+  // "true unless you turn it off", "off unless enabled"
+  new RegExp(`\\b(not\\s+)?${VALUE}\\s+unless\\b`, 'g'),
+];
+
+const TRUE = new Set(['on', 'true', 'enabled', 'yes']);
+
+/** Defaults a text states, each with its words: `[true, 'on by default']`. */
+export function statedDefaults(text: string): [boolean, string][] {
+  const lower = text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  const out: [boolean, string][] = [];
+  const seen = new Set<number>();
+  for (const re of DEFAULTS) {
+    for (const m of lower.matchAll(re)) {
+      if (seen.has(m.index)) continue;
+      seen.add(m.index);
+      const value = TRUE.has(m[2]!) !== Boolean(m[1]);
+      out.push([value, text.slice(m.index, m.index + m[0].length).trim()]);
+    }
+  }
+  return out;
+}
+
+/**
+ * A claim's switch default against the passage's: a conflict when the passage states defaults and
+ * none has the claim's value ("strictDepth is on by default" / "strictDepth (defaulted to false)").
+ */
+function defaultConflicts(claim: string, page: string): Conflict[] {
+  const theirs = statedDefaults(page);
+  if (theirs.length === 0) return [];
+  for (const [value, words] of statedDefaults(claim)) {
+    if (theirs.some(([v]) => v === value)) continue;
+    return [{ kind: 'negation', claim: words, page: theirs[0]![1] }];
+  }
+  return [];
+}
+
+/** Units named as what a value is given in: "in seconds", "in bytes". */
+function unitsNamed(text: string): { name: string; dim: string; words: string }[] {
+  const out: { name: string; dim: string; words: string }[] = [];
+  for (const m of text.toLowerCase().matchAll(/\b(?:in|as)\s+(?:whole\s+)?([a-zµ]{4,})\b/g)) {
+    const def = UNITS.get(m[1]!);
+    if (def) out.push({ name: m[1]!.replace(/s$/, ''), dim: def.dim, words: m[0] });
+  }
+  return out;
+}
+
+/**
+ * A unit the claim names for a value ("the TTL is given in seconds") where the passage names
+ * another of the same dimension and never the claim's ("a TTL in milliseconds").
+ */
+function unitConflicts(claim: string, page: string): Conflict[] {
+  const theirs = unitsNamed(page);
+  if (theirs.length === 0) return [];
+  const pageWords = new Set(page.toLowerCase().match(/[a-zµ]+/g) ?? []);
+  for (const u of unitsNamed(claim)) {
+    if (pageWords.has(u.name) || pageWords.has(`${u.name}s`)) continue;
+    const other = theirs.find((t) => t.dim === u.dim && t.name !== u.name);
+    if (other) return [{ kind: 'number', claim: u.words, page: other.words }];
+  }
+  return [];
+}
+
+/** Conflicts of settings stated in words: switch defaults, then units. */
+export function settingConflicts(claim: string, page: string): Conflict[] {
+  return [...defaultConflicts(claim, page), ...unitConflicts(claim, page)];
+}
