@@ -203,7 +203,10 @@ async function findOnce(
   const enough = (): boolean => firstOnly && candidates.length > 0;
   if (methods.includes('exact')) {
     const exact = exactMatch(norm, cleaned);
-    if (exact) candidates.push(exact);
+    // An exact match stands under what the unit it starts in stands under.
+    const at = exact?.span.start ?? -1;
+    const unit = text.units.find((u) => u.span.start <= at && at < u.span.end);
+    if (exact) candidates.push(unit?.context ? { ...exact, context: unit.context } : exact);
   }
   if (!enough() && methods.includes('fuzzy')) {
     candidates.push(...fuzzyMatches(text, cleaned, minScore, limit));

@@ -88,6 +88,32 @@ export function describeTextInPage(_: null): TextRoles | null {
     }
     return found;
   };
+  // A definition's term, or the label a reference paragraph opens with ("<b>debounce</b>
+  // <code>_.debounce(function, wait)</code> Creates and returns..."), names what its sentences
+  // are about, like a heading.
+  const labelOf = (el: Element): Element | null => {
+    const dd = el.closest('dd');
+    if (dd) {
+      let dt = dd.previousElementSibling;
+      while (dt && dt.tagName !== 'DT') dt = dt.previousElementSibling;
+      if (dt) return dt;
+    }
+    const block = el.closest('p,li');
+    const first = block?.firstElementChild;
+    if (!block || !first || !/^(?:B|STRONG|CODE|DFN)$/.test(first.tagName)) return null;
+    // Only a label that opens the block: no text before it.
+    const before = block.firstChild;
+    if (before !== first && squash(before?.textContent ?? '') !== '') return null;
+    return first;
+  };
+  const labelled = (el: Element, heading: number): number => {
+    const label = labelOf(el);
+    if (!label) return heading;
+    let text = squash(label.textContent);
+    const next = label.nextElementSibling;
+    if (label.tagName !== 'DT' && next?.tagName === 'CODE') text += ` ${squash(next.textContent)}`;
+    return addContext(label, `${contexts[heading]} ${text}`.trim());
+  };
   let heading = 0;
   let roles = '';
   const rows: number[] = [];
@@ -106,6 +132,7 @@ export function describeTextInPage(_: null): TextRoles | null {
       (el.closest('header,footer') !== null && el.closest('article,main,[role="main"]') === null);
     if (outside) role = 'x';
     else if (el.closest('pre')) role = 'k';
+    else if (!h && !cell) ctx = labelled(el, heading);
     else if (h) {
       role = 'h';
       heading = addContext(h, squash(h.textContent));
@@ -213,7 +240,7 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
         span: { start: s + sentence.start, end: s + sentence.end },
         kind: 'sentence',
         block,
-        context: contextAt(n),
+        context: contextAt(norm.node[s + sentence.start] ?? n),
       });
     }
   };

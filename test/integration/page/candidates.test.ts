@@ -123,3 +123,31 @@ describe.each(DRIVERS)('candidate passages of a documentation page under %s', (d
     expect(await tagged()).toBeUndefined();
   });
 });
+
+describe.each(DRIVERS)('candidate passages of a reference page under %s', (driver) => {
+  let server: FixtureServer;
+  let browser: DriverBrowser;
+  let page: AnyPage;
+
+  beforeAll(async () => {
+    ({ server, browser, page } = await openDriverPage(driver));
+    await visit(page, `${server.url}/reference-page.html`);
+  });
+  afterAll(() => closeDriverPage({ server, browser }));
+
+  it('gives the sentences of a paragraph that opens with a label that label as context', async () => {
+    const found = await candidates(page, 'Extra arguments are passed on to fn.');
+    expect(found[0]!.quote).toBe('Extra arguments are passed on to fn');
+    expect(found[0]!.context).toBe('Functions delay k.delay(fn, wait)');
+    // A paragraph with no label keeps its heading.
+    const plain = await candidates(page, 'Every function below returns a new function.');
+    expect(plain[0]!.domPath).toContain('#plain');
+    expect(plain[0]!.context).toBe('Functions');
+  });
+
+  it("gives a definition's sentences its term as context", async () => {
+    const found = await candidates(page, 'Removes leading and trailing spaces.');
+    expect(found[0]!.domPath).toContain('#trim-text');
+    expect(found[0]!.context).toBe('Options trim');
+  });
+});
