@@ -20,6 +20,19 @@ export function quantityAlignment(
 ): { conflicts: Conflict[]; missing: string[] } {
   const conflicts: Conflict[] = [];
   const missing: string[] = [];
+  // A page value the claim states as is answers that claim value, not another one: "peaks at
+  // 1,000 requests, far above the ambient load of 50" does not pit the 50 against the 1,000.
+  const stated = new Set(
+    page.quantities
+      .filter((p) =>
+        claim.quantities.some(
+          (q) =>
+            // A count in words ("at most once") pairs loosely; only written values claim a slot.
+            /\d/.test(q.text) && q.dim === p.dim && compareQuantities(q, p) === 'same',
+        ),
+      )
+      .map((p) => p.start),
+  );
   for (const q of claim.quantities) {
     const candidates = page.quantities.filter((p) => comparable(q, p));
     // "Default: 500" under "number of milliseconds": a bare number on a page that names the
@@ -64,13 +77,26 @@ export function quantityAlignment(
       conflicts.push({ kind: 'comparative', claim: q.text, page: opposite[0].text });
       continue;
     }
-    const different = closest(q, claim, page, candidates);
+    const different = closest(
+      q,
+      claim,
+      page,
+      candidates.filter((p) => !stated.has(p.start)),
+    );
     if (different && aligned(q, claim, different, page)) {
       conflicts.push({ kind: q.kind, claim: q.text, page: different.text });
       continue;
     }
-    // "the one that" or "once" in words prove little; digits and measures must be stated.
-    if (q.kind !== 'number' || /\d/.test(q.text) || !q.dim.startsWith('count'))
+    // "the one that" or "once" in words prove little; digits, measures and counts of two or more
+    // ("four kinds of hooks", "two phases") must be stated.
+    // A bound is a fact of its own, whatever it bounds ("at most once every wait milliseconds").
+    if (
+      q.kind !== 'number' ||
+      /\d/.test(q.text) ||
+      !q.dim.startsWith('count') ||
+      q.value >= 2 ||
+      directional(q.bound)
+    )
       missing.push(q.text);
   }
   return { conflicts, missing };
@@ -102,6 +128,20 @@ function aligned(q: Quantity, claim: Analysis, p: Quantity, page: Analysis): boo
   return around(claim, q).some((w) => theirs.some((x) => sameStem(w, x)));
 }
 
+/** The words (three letters or more) within 40 characters of a quantity. */
+const nearWords = (text: string, x: Quantity): Set<string> =>
+  new Set(
+    `${text.slice(Math.max(0, x.start - 40), x.start)} ${text.slice(x.end, x.end + 40)}`
+      .toLowerCase()
+      .match(/[a-z]{3,}/g) ?? [],
+  );
+
+/** How many of the words near claim quantity `q` are near page quantity `p`. */
+const sharedNear = (q: Quantity, claim: Analysis, p: Quantity, page: Analysis): number => {
+  const theirs = nearWords(page.text, p);
+  return [...nearWords(claim.text, q)].filter((w) => theirs.has(w)).length;
+};
+
 /** The page quantity whose surrounding words best match the claim quantity's. */
 function closest(
   q: Quantity,
@@ -110,18 +150,10 @@ function closest(
   candidates: readonly Quantity[],
 ): Quantity | undefined {
   if (candidates.length <= 1) return candidates[0];
-  const around = (text: string, x: Quantity): Set<string> =>
-    new Set(
-      `${text.slice(Math.max(0, x.start - 40), x.start)} ${text.slice(x.end, x.end + 40)}`
-        .toLowerCase()
-        .match(/[a-z]{3,}/g) ?? [],
-    );
-  const mine = around(claim.text, q);
   let best = candidates[0];
   let score = -1;
   for (const c of candidates) {
-    const theirs = around(page.text, c);
-    const s = [...mine].filter((w) => theirs.has(w)).length + (c.dim === q.dim ? 0.5 : 0);
+    const s = sharedNear(q, claim, c, page) + (c.dim === q.dim ? 0.5 : 0);
     if (s > score) {
       score = s;
       best = c;
@@ -129,6 +161,11 @@ function closest(
   }
   return best;
 }
+
+/** Words too common to make a frame of their own. */
+const FUNCTION_WORDS = new Set(
+  'and are but can for from has have into its not that the then this was were will with'.split(' '),
+);
 
 /** Words that join items of a list: a term beside one is no evidence of a slot. */
 const LIST_WORDS = new Set(['and', 'or', 'nor', ',', 'the', 'a', 'an', 'of']);
@@ -179,6 +216,10 @@ export function termAlignment(
         .some((w) => w.startsWith(k.text.toLowerCase()) && k.text.length >= 4)
     )
       continue;
+    // A member is named without its namespace in its own section ("debounce" for "_.debounce",
+    // "parse" under cookie's docs for "cookie.parse").
+    const member = /^[\w$]+\.([A-Za-z_$][\w$]{3,})(?:\(\))?$/.exec(k.text)?.[1];
+    if (member && (hasTerm(pageText, member) || hasTerm(contextText, member))) continue;
     if (k.kind === 'rare') {
       // A rare word may be inflected differently on the page ("configurable", "configure").
       const stem = k.text.toLowerCase().slice(0, Math.max(5, Math.ceil(k.text.length * 0.75)));
@@ -226,7 +267,38 @@ export function termAlignment(
       }
     }
   }
+  if (conflicts.length === 0) conflicts.push(...predicateSwaps(claim, page, claimText, pageText));
   return { conflicts, missing };
+}
+
+/**
+ * A page term whose predicate the claim gives to another word: "then maxAge takes precedence"
+ * against "expires takes precedence" when the claim names maxAge too (both terms of a rule, the
+ * roles swapped). The predicate is the two words after the term, neither a function word.
+ */
+function predicateSwaps(
+  claim: Analysis,
+  page: Analysis,
+  claimText: string,
+  pageText: string,
+): Conflict[] {
+  for (const term of page.keyTerms) {
+    if (!hasTerm(claimText, term.text)) continue;
+    const mine = new Set(textFrames(claimText, term.text));
+    for (const f of textFrames(pageText, term.text)) {
+      if (!f.startsWith('>') || mine.has(f)) continue;
+      const predicate = f.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const holder = new RegExp(`([\\p{L}\\p{N}_$.]+)\\s+${predicate}(?![\\p{L}])`, 'u').exec(
+        claimText,
+      )?.[1];
+      if (!holder || FUNCTION_WORDS.has(holder) || !claim.tokens.some((t) => t.lower === holder))
+        continue;
+      // The page gives the predicate to the claim's holder too: no swap.
+      if (textFrames(pageText, holder).includes(f)) continue;
+      return [{ kind: 'term', claim: holder, page: term.text }];
+    }
+  }
+  return [];
 }
 
 /** True when `text` holds the name `term` as written, as a whole word. */
@@ -235,10 +307,21 @@ function capitalised(text: string, term: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}_$])${t}s?(?![\\p{L}\\p{N}_$])`, 'u').test(text);
 }
 
-/** `before|after` word pairs around each whole occurrence of `term`; lists ("X and Y") excluded. */
+/**
+ * `before|after` word pairs around each whole occurrence of `term`, and `>w1 w2` for the two words
+ * after it when they are not function words ("maxAge takes precedence"); lists ("X and Y")
+ * excluded.
+ */
 function textFrames(text: string, term: string): string[] {
   const t = norm(term).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const out: string[] = [];
+  for (const m of text.matchAll(
+    new RegExp(`(?:^|\\s)${t}\\s+([\\p{L}']{3,})\\s+([\\p{L}']{3,})`, 'gu'),
+  )) {
+    const [first, second] = [m[1]!, m[2]!];
+    if (FUNCTION_WORDS.has(first) || FUNCTION_WORDS.has(second)) continue;
+    out.push(`>${first} ${second}`);
+  }
   for (const m of text.matchAll(
     new RegExp(`(?:^|\\s)([\\p{L}\\p{N}_']+)\\s+${t}\\s+([\\p{L}\\p{N}_']+)`, 'gu'),
   )) {

@@ -80,8 +80,9 @@ export function comparativesOf(tokens: readonly Token[]): Comparative[] {
     if (
       relation &&
       (tokens[i - 1]?.lower === 'at' ||
-        // "50 or more", "3 or fewer"
+        // "50 or more", "3 or fewer"; "one more origin" adds one, it compares nothing
         (tokens[i - 1]?.lower === 'or' && tokens[i - 2]?.pos === 'NUM') ||
+        tokens[i - 1]?.pos === 'NUM' ||
         (next?.lower === 'than' &&
           (tokens[i + 2]?.pos === 'NUM' || ONCE_LIKE.has(tokens[i + 2]?.lower ?? ''))) ||
         next?.pos === 'NUM')

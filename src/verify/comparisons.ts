@@ -28,9 +28,14 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
 
 const overlap = (x: Set<string>, y: Set<string>): number => [...x].filter((w) => y.has(w)).length;
 
-/** True when two comparisons have one base, or WordNet files the bases as synonyms. */
+/** Bases that all measure how much: "larger", "higher", "more", "greater" compare one way. */
+const MAGNITUDE = new Set(['more', 'high', 'large', 'big', 'great', 'much', 'many']);
+
+/** True when two comparisons have one base (or one of magnitude), or WordNet's synonyms. */
 const sameBase = (a: Comparative, b: Comparative): boolean =>
-  a.base === b.base || loadWordNet().synonyms(a.base, b.base);
+  a.base === b.base ||
+  (MAGNITUDE.has(a.base) && MAGNITUDE.has(b.base)) ||
+  loadWordNet().synonyms(a.base, b.base);
 
 /** True when WordNet files the bases as antonyms (`fast`/`slow`). */
 const oppositeBase = (a: Comparative, b: Comparative): boolean =>
@@ -65,7 +70,10 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
   return out;
 }
 
-const TIMING = new Set(['early', 'late', 'soon']);
+/** True for "more X", "fewer X": an amount compared, which "exceeds" or "larger" also state. */
+const amount = (c: Comparative): boolean => /^(?:more|less|fewer)\s/i.test(c.text);
+
+const TIMING = new Set(['early', 'late', 'soon', 'before']);
 
 /**
  * The claim's comparisons the passage does not state at all: no comparison of the same or the
@@ -77,10 +85,43 @@ export function unstatedComparisons(claim: Analysis, page: Analysis): string[] {
   return claim.comparatives
     .filter(
       (c) =>
-        // "downloaded earlier", "set later": when, not how much.
+        // "downloaded earlier", "set later", "before a request is queued": when, not how much
+        // (a flipped before/after is judged against the page's own).
         !TIMING.has(c.base) &&
-        !page.comparatives.some((p) => sameBase(p, c) || oppositeBase(c, p)) &&
+        !page.comparatives.some(
+          (p) => sameBase(p, c) || oppositeBase(c, p) || (amount(c) && MAGNITUDE.has(p.base)),
+        ) &&
         !words.has(claim.tokens[c.at]!.lemma),
     )
     .map((c) => c.text);
+}
+
+const PARTICLE_OPPOSITE: Record<string, string> = { up: 'down', down: 'up' };
+
+/**
+ * A verb's direction particle flipped: "rounding up" against "rounding down", "scales down"
+ * against "scales up", when the page never puts the claim's particle after that verb.
+ */
+export function particleConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  for (const [i, t] of claim.tokens.entries()) {
+    const other = Object.hasOwn(PARTICLE_OPPOSITE, t.lower) ? PARTICLE_OPPOSITE[t.lower] : null;
+    const verb = claim.tokens[i - 1];
+    // A verb, or its gerund read as a noun ("by rounding up").
+    if (!other || !verb || !(verb.pos === 'VERB' || /ing$/.test(verb.lower))) continue;
+    const after = (particle: string): number =>
+      page.tokens.findIndex(
+        (x, j) => x.lemma === verb.lemma && page.tokens[j + 1]?.lower === particle,
+      );
+    const at = after(other);
+    if (at >= 0 && after(t.lower) < 0) {
+      return [
+        {
+          kind: 'antonym',
+          claim: `${verb.text} ${t.text}`,
+          page: `${page.tokens[at]!.text} ${other}`,
+        },
+      ];
+    }
+  }
+  return [];
 }

@@ -3,6 +3,7 @@
  * side ("begins in the idle state" / "begins in the processing state"), found anywhere in the
  * passage, with the checks that tell a swapped fact from a paraphrase's rewording.
  */
+import { UNITS } from './quantity-words.js';
 import { sentenceBounds } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
@@ -62,7 +63,8 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
   const wn = loadWordNet();
   const verbish = (t: Token): boolean => wn.synsets(t.lemma).some((id) => id.startsWith('v'));
   claim.tokens.forEach((c, i) => {
-    if (!isWord(c)) return;
+    // A unit is compared with its number, not as a word in a frame.
+    if (!isWord(c) || UNITS.has(c.lower)) return;
     // "the uppercase ones": a pronoun stands for the page's noun, it does not replace it.
     if (c.lemma === 'one') return;
     const next = claim.tokens[i + 1];

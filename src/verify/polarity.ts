@@ -107,14 +107,28 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         if (opposite !== undefined && !inClaim.has(i) && !inPage.has(opposite))
           flips.push([i, opposite]);
       }
+      // An antonym alone links nothing: "v10.0 or newer" and "for older versions" share no word.
+      if (shared.length === 0) continue;
       const score = shared.length + flips.length;
-      if (score === 0 || score < best) continue;
+      if (score < best) continue;
       if (score > best) pairs = [];
       best = score;
       pairs.push({ clause: p, flips, shared });
     }
     // Too little in common to say the clauses state the same thing.
     if (best < Math.min(2, c.words.length)) continue;
+    // Of clauses that tie, the ones whose sentence shares most of the whole claim state its case:
+    // "By default, X is set" is answered by "By default, X is not set", not by "When truthy, X
+    // is set" a sentence before.
+    if (pairs.length > 1) {
+      const context = (x: (typeof pairs)[number]): number => {
+        const s = pageSentences[x.clause.words[0]!];
+        const words = page.tokens.filter((t, j) => t.content && pageSentences[j] === s);
+        return claim.tokens.filter((t) => t.content && words.some((w) => related(t, w))).length;
+      };
+      const most = Math.max(...pairs.map(context));
+      pairs = pairs.filter((x) => context(x) === most);
+    }
     // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
     // or a negated word the other clause states too ("will not retry" / "will retry"). Otherwise
     // the clauses pair by their nouns but predicate different things.

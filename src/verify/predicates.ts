@@ -73,6 +73,13 @@ function negatedAt(tokens: readonly Token[], at: number): boolean {
   for (let i = at - 1; i >= Math.max(0, at - 3) && tokens[i]!.clause === t.clause; i--) {
     if (LEAVE.has(tokens[i]!.lemma) && tokens[i]!.negated) return true;
   }
+  // A negated subject negates what is said of it: "none of these tools are mandatory", "no
+  // option is required".
+  if (tokens[at - 1]?.pos === 'AUX' || tokens[at - 1]?.pos === 'ADV') {
+    for (let i = at - 1; i >= 0 && tokens[i]!.clause === t.clause; i--) {
+      if (/^(?:none|no|neither|nothing|nobody)$/.test(tokens[i]!.lower)) return true;
+    }
+  }
   if (!NOUN_PHRASE.has(t.pos)) return false;
   for (let i = at - 1; i >= 0 && tokens[i]!.clause === t.clause; i--) {
     const x = tokens[i]!;

@@ -114,6 +114,8 @@ export const BOUNDS: [RegExp, Bound][] = [
   [/(?:^|[\s(:,])(?:<=|≤) ?$/, 'le'],
   [/(?:^|[\s(:,])> ?$/, 'gt'],
   [/(?:^|[\s(:,])< ?$/, 'lt'],
+  [/(?:greater|more|higher|larger) than or equal to $/, 'ge'],
+  [/(?:less|lower|smaller|fewer) than or equal to $/, 'le'],
   [/(?:not|no) (?:more|greater|higher|larger|longer) than $/, 'le'],
   [/(?:not|no) (?:less|fewer|lower|smaller|shorter) than $/, 'ge'],
   [

@@ -61,10 +61,10 @@ function defaultConflicts(claim: string, page: string): Conflict[] {
   return [];
 }
 
-/** Units named as what a value is given in: "in seconds", "in bytes". */
+/** Units named as what a value is given in: "in seconds", "a number of bytes". */
 function unitsNamed(text: string): { name: string; dim: string; words: string }[] {
   const out: { name: string; dim: string; words: string }[] = [];
-  for (const m of text.toLowerCase().matchAll(/\b(?:in|as)\s+(?:whole\s+)?([a-zµ]{4,})\b/g)) {
+  for (const m of text.toLowerCase().matchAll(/\b(?:in|as|of)\s+(?:whole\s+)?([a-zµ]{4,})\b/g)) {
     const def = UNITS.get(m[1]!);
     if (def) out.push({ name: m[1]!.replace(/s$/, ''), dim: def.dim, words: m[0] });
   }

@@ -4,6 +4,7 @@
  * "retries failed connections"), is a swapped fact, not a paraphrase. Aligned against the one
  * sentence of the passage that carries the claim, so a word elsewhere in a window proves nothing.
  */
+import { UNITS } from './quantity-words.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, canSwap, related } from './words.js';
@@ -136,7 +137,8 @@ function swapsIn(
   for (let k = 0; k < words.length; k++) {
     const i = words[k]!;
     const c = claim.tokens[i]!;
-    if (!isSlotWord(c) || judged.has(i)) continue;
+    // A unit is compared with its number ("wait milliseconds" / "the wait period").
+    if (!isSlotWord(c) || judged.has(i) || UNITS.has(c.lower)) continue;
     if (terms.some((x) => x === c.lower || x.split(' ').includes(c.lower))) continue;
     // A verb the tagger read as a noun ("the event returns the Client"): a paraphrase changes verbs.
     if (/^(?:the|a|an)$/.test(claim.tokens[i + 1]?.lower ?? '') && verbish(c)) continue;

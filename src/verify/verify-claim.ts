@@ -7,7 +7,7 @@
 import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
-import { comparativeConflicts, unstatedComparisons } from './comparisons.js';
+import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
 import { polarityConflicts } from './polarity.js';
 import { predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
@@ -61,7 +61,12 @@ export interface VerifyClaimOptions {
   context?: string | undefined;
   /** Least word coverage for `supported`. @default 0.5 */
   minCoverage?: number | undefined;
-  /** Least word coverage for `supported` when `similarity >= semanticSimilarity`. @default 0.34 */
+  /**
+   * Least word coverage for `supported` when `similarity >= semanticSimilarity`. An encoder puts
+   * a passage that names the claim's topic close to it whatever it states ("the package has
+   * special hooks" / "the package supports four kinds of hooks"), so closeness alone lowers
+   * nothing by default. @default 0.5
+   */
   minSemanticCoverage?: number | undefined;
   /**
    * Least `similarity` that lowers the coverage needed. Sentence encoders give 0.7-0.8 to any two
@@ -75,7 +80,7 @@ export interface VerifyClaimOptions {
 /** Defaults of {@link verifyClaim}, applied once with `??`. */
 export const CLAIM_DEFAULTS = {
   minCoverage: 0.5,
-  minSemanticCoverage: 0.34,
+  minSemanticCoverage: 0.5,
   semanticSimilarity: 0.83,
   minRelatedCoverage: 0.5,
 } as const;
@@ -138,6 +143,7 @@ export function verifyClaim(
     ...quantities.conflicts,
     ...polarity,
     ...comparativeConflicts(c, p),
+    ...particleConflicts(c, p),
     ...terms.conflicts,
     ...settingConflicts(c.text, p.text),
   ];
@@ -179,8 +185,17 @@ export function verifyClaim(
     // A negation is grounded only in a passage that states the rest of the claim: a number or a
     // term the passage lacks means it speaks of another case ("does not retry over stateful
     // bodies" says nothing against "retries a request at most 5 times").
+    // And a passage that lacks a term the claim names (a sibling section's "_.map" for a claim
+    // about "_.reduce", "encodeURIComponent" for "decodeURIComponent") is about another thing:
+    // its different number or word contradicts nothing. A swapped term is its own conflict.
     const polarOnly = conflicts.every((x) => x.kind === 'negation' || x.kind === 'antonym');
-    const about = relatedness >= minRelated && !(polarOnly && missing.length > 0);
+    // A rare word may be the passage's topic put otherwise; a name or code may not.
+    const swapped = new Set(conflicts.map((x) => x.claim.toLowerCase()));
+    const unnamed = c.keyTerms.some(
+      (k) =>
+        k.kind !== 'rare' && terms.missing.includes(k.text) && !swapped.has(k.text.toLowerCase()),
+    );
+    const about = relatedness >= minRelated && !unnamed && !(polarOnly && missing.length > 0);
     return {
       verdict: about ? 'contradicted' : 'unrelated',
       conflicts,

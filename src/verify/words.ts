@@ -31,7 +31,7 @@ export function sameWord(a: Token, b: Token): boolean {
  * Quantifiers of an unstated number above one: a closed class of English whose members say the
  * same thing ("many origins" / "multiple origins"); WordNet files them apart.
  */
-const PLURAL_QUANTIFIERS = new Set(['many', 'multiple', 'several', 'numerous', 'various']);
+const PLURAL_QUANTIFIERS = new Set(['many', 'multiple', 'several', 'numerous', 'various', 'more']);
 
 /**
  * The same word in another form, a WordNet synonym (`attempt`/`try`), or a word one WordNet link

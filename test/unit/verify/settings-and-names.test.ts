@@ -193,3 +193,102 @@ describe('verifyClaim: polarity through purposes, leave verbs and prose antonyms
     );
   });
 });
+
+describe('verifyClaim: what a contradiction must be about', () => {
+  it('takes no contradiction from a passage that lacks the term the claim names', () => {
+    // The sibling function's passage states another count: about another thing, not against.
+    const r = verifyClaim(
+      'The iteratee of _.reduce receives four arguments.',
+      'The iteratee is passed three arguments: the value, the index and the list.',
+      { context: 'Collections map _.map(list, iteratee)' },
+    );
+    expect(r.verdict, r.reason).toBe('unrelated');
+    expectConflict(
+      'The iteratee of _.map receives four arguments.',
+      'The iteratee of _.map is passed three arguments: the value, the index and the list.',
+      'number',
+    );
+  });
+
+  it('needs a count in words of two or more stated, and half the words even for a close passage', () => {
+    expect(
+      verdictOf(
+        'Package rebuilds are usually done in two phases.',
+        'Package rebuilds are done when the default runtime changes.',
+      ),
+    ).not.toBe('supported');
+    const close = verifyClaim(
+      'The runtime package supports four kinds of hooks run from maintainer scripts.',
+      'The runtime package has special hooks.',
+      { similarity: 0.9 },
+    );
+    expect(close.verdict, close.reason).not.toBe('supported');
+  });
+});
+
+describe('verifyClaim: roles, particles and the sentence that states the case', () => {
+  it('contradicts a rule whose roles the claim swaps', () => {
+    const page =
+      'If both expires and maxAge are set, then maxAge takes precedence, but not all clients obey it.';
+    expectConflict(
+      'If both expires and maxAge are set, expires takes precedence, but not all clients obey it.',
+      page,
+      'term',
+    );
+    expectSupported(
+      'If both expires and maxAge are set, maxAge takes precedence, but not all clients obey it.',
+      page,
+    );
+  });
+
+  it('contradicts a flipped direction particle', () => {
+    const page = 'The given number is converted to an integer by rounding down.';
+    expectConflict('The given number is converted to an integer by rounding up.', page, 'antonym');
+    expectSupported('The given number is rounded down to an integer.', page);
+  });
+
+  it('pairs a clause with the sentence that shares the claim case ("by default")', () => {
+    const page =
+      'When truthy, the Secure attribute is set, otherwise it is not. By default, the Secure attribute is not set.';
+    expectConflict('By default, the Secure attribute is set.', page, 'negation');
+    expectSupported('When truthy, the Secure attribute is set.', page);
+  });
+
+  it('reads a member named without its namespace, and a unit as no swappable word', () => {
+    expectSupported(
+      'Passing true as the immediate argument makes _.debounce fire on the leading edge.',
+      'Pass true for the immediate argument to cause debounce to fire on the leading edge.',
+    );
+    expect(
+      verdictOf(
+        'The throttled function runs at most once every wait milliseconds.',
+        'The throttled function runs at most once during the wait period.',
+      ),
+    ).not.toBe('contradicted');
+  });
+
+  it('reads "or newer" as a bound, not as an antonym of "older"', () => {
+    expectSupported(
+      'The client requires Node.js v10.0 or newer; for older Node.js versions use v1.',
+      'Node.js v10.0+ (Please use v1 for older versions of Node.js)',
+    );
+  });
+});
+
+describe('verifyClaim: negated subjects and bounded counts', () => {
+  it('reads "none of X are Y" as X not Y', () => {
+    const page =
+      'This section lists the tools that help package modules. Although none of these tools are mandatory, their use is encouraged.';
+    expectConflict('The packaging tools are mandatory.', page, 'negation');
+    expectSupported('None of the packaging tools are mandatory.', page);
+  });
+
+  it('needs a bound on a count stated, even on "once"', () => {
+    expect(
+      verdictOf(
+        'The throttled function runs the original at least once every wait milliseconds.',
+        'The throttled function runs the original as soon as you call it, and again when the wait period is over.',
+      ),
+    ).not.toBe('supported');
+  });
+});
