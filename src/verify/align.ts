@@ -164,7 +164,10 @@ function closest(
 
 /** Words too common to make a frame of their own. */
 const FUNCTION_WORDS = new Set(
-  'and are but can for from has have into its not that the then this was were will with'.split(' '),
+  (
+    'and are but can for from has have into its not that the then this was were will with ' +
+    'may might must should would could shall only also just always never often still even'
+  ).split(' '),
 );
 
 /** Words that join items of a list: a term beside one is no evidence of a slot. */

@@ -109,7 +109,7 @@ function clauseNegated(tokens: readonly Token[], at: number): boolean {
  * True when the token is a predicate: a verb, or a word right after an auxiliary ("can be
  * overridden", "is not enabled"; the tagger reads some participles as nouns or adjectives).
  */
-function isPredicate(tokens: readonly Token[], at: number): boolean {
+export function isPredicate(tokens: readonly Token[], at: number): boolean {
   const t = tokens[at]!;
   if (!t.content) return false;
   if (t.pos === 'VERB') {

@@ -9,11 +9,11 @@ import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
 import { polarityConflicts } from './polarity.js';
-import { predicateConflicts } from './predicates.js';
+import { isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
 import { settingConflicts } from './settings.js';
 import { slotSwaps } from './slots.js';
-import { areAntonyms, hasTerm, norm, related } from './words.js';
+import { areAntonyms, hasTerm, norm, related, valueAdjective } from './words.js';
 
 /** What kind of fact conflicts between a claim and its passage. */
 export type ConflictKind =
@@ -205,6 +205,17 @@ export function verifyClaim(
         ? describe(conflicts[0]!)
         : `the passage is about something else (${describe(conflicts[0]!)})`,
     };
+  }
+  // A value the claim predicates of its subject ("it is not safe to", "the name must be unique")
+  // is a fact of its own: a passage that states neither it nor its opposite does not support it.
+  // An adjective before a noun only describes ("an executable file", "the total size").
+  for (const i of words) {
+    const t = c.tokens[i]!;
+    if (matched.has(i) || opposed.has(i) || !valueAdjective(t) || !isPredicate(c.tokens, i))
+      continue;
+    // Stated inside another word all the same ("non-idempotent", "thread-safe").
+    if (norm(p.text).includes(t.lower)) continue;
+    if (!c.comparatives.some((x) => x.at === i)) missing.push(t.text);
   }
   if (missing.length > 0) {
     return {

@@ -146,6 +146,21 @@ export const hasTerm = (text: string, term: string): boolean => {
   return false;
 };
 
+/** Adjectives with antonyms that relate or refer rather than state a value ("the same", "a new"). */
+const REFERRING = new Set(
+  (
+    'same different new other able possible available current full whole own certain main ' +
+    'more less much many few most least limited'
+  ).split(' '),
+);
+
+/**
+ * True for an adjective that states a value with an opposite ("safe", "first", "unique",
+ * "mandatory"): a claim that says it must find it (or its opposite) on the page.
+ */
+export const valueAdjective = (t: Token): boolean =>
+  t.pos === 'ADJ' && !REFERRING.has(t.lemma) && bipolar(t);
+
 /** True when WordNet files the adjective under an attribute with two poles (it has an antonym). */
 const bipolar = (t: Token): boolean => {
   const wn = loadWordNet();

@@ -292,3 +292,19 @@ describe('verifyClaim: negated subjects and bounded counts', () => {
     ).not.toBe('supported');
   });
 });
+
+describe('verifyClaim: values predicated of the subject', () => {
+  it('needs a predicated value with an opposite stated, not an attributive one', () => {
+    expect(
+      verdictOf(
+        'It is not safe to call close() twice on an archive.',
+        'If close() is never called on an archive, the file is kept open.',
+      ),
+    ).not.toBe('supported');
+    // "an executable file" only describes the file; the passage states the rest.
+    expectSupported(
+      'The installer downloads an executable file into the cache folder.',
+      'The installer downloads the file into the cache folder.',
+    );
+  });
+});
