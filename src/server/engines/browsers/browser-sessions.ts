@@ -1,20 +1,18 @@
 // Browser sessions: one Chromium process per session, a warm pool, timers, and cleanup.
-import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WebSocket } from 'ws';
-import { canRestorePriority, ChromiumNotFoundError, reniceTree } from '../../../chromium.js';
+import { canRestorePriority, ChromiumNotFoundError } from '../../../chromium.js';
 import type { Principal, ServerContext } from '../../context.js';
-import { CapacityExhausted, Conflict, DomainError, NotFound, Unavailable } from '../../errors.js';
+import { CapacityExhausted, Conflict, DomainError, Unavailable } from '../../errors.js';
 import { createBackend } from './backend.js';
 import type { BrowserBackend } from './backend.js';
-import { disposeBrowser, renderRecord } from './browser.js';
-import type { Browser, Viewport } from './browser.js';
+import type { Browser } from './browser.js';
+import { authorizeUpgrade } from './cdp-authorize.js';
 import { BrowserContexts } from './contexts.js';
 import type { ContextLease } from './contexts.js';
 import { writeProfile } from './contexts-archive.js';
-import { linkSession, saveContextAndDispose } from './contexts-lifecycle.js';
-import type { CdpConnection } from './files/cdp-connection.js';
+import { saveContextAndDispose } from './contexts-lifecycle.js';
 import { removeOrphans, SessionFiles } from './files/session-files.js';
 import { checkIdempotencyKey, hashParams, keyReusedError } from './idempotency.js';
 import type { IdempotencyKeys } from './idempotency.js';
@@ -22,8 +20,24 @@ import { LiveViews } from './live/live-views.js';
 import { Recordings } from './recording/recordings.js';
 import { BrowserRecycler } from './recycle.js';
 import type { SessionRow, SessionStatus, SessionStore } from './store.js';
-import { forwardCdp, FORWARD_HEADER, heldElsewhere, stopElsewhere } from './remote-sessions.js';
-import { hashToken, newConnectToken, tokenMatches } from './token.js';
+import { heldElsewhere, stopElsewhere } from './remote-sessions.js';
+import { SessionBrowsers } from './session-browsers.js';
+import {
+  addClient,
+  armIdle,
+  armMaxDuration,
+  MAX_TIMER_MS,
+  secondsUntilFree,
+} from './session-live.js';
+import type { Live } from './session-live.js';
+import {
+  newSessionRow,
+  notFound,
+  renderSession,
+  sessionTimeouts,
+  wipeable,
+} from './session-records.js';
+import { hashToken, newConnectToken } from './token.js';
 import type {
   BrowserSessionRecord,
   BrowserSessionsOptions,
@@ -33,13 +47,12 @@ import type {
 } from './types.js';
 import { SpareUpstreams } from './upstream.js';
 import { WarmPool } from './warm-pool.js';
-import type { LaunchReason } from './warm-pool.js';
 
 /** Defaults of the browser engine. */
 export const DEFAULTS = {
   endedRetentionMs: 600_000,
   /** Longest delay `setTimeout` accepts. */
-  maxTimerMs: 2 ** 31 - 1,
+  maxTimerMs: MAX_TIMER_MS,
   /**
    * Nice value of pool refills, so they never take CPU from a session being served (weight 36
    * against 1024 at 0: a refill runs on idle CPU). Not 10, which Chromium uses for its own
@@ -74,29 +87,6 @@ export interface CreateSessionOptions {
   idempotencyKey?: string | undefined;
 }
 
-interface Live {
-  id: string;
-  userId: string;
-  token: string;
-  tokenHash: Buffer;
-  browser: Browser;
-  idleTimeoutMs: number;
-  deadline: number | null;
-  idleSince: number | null;
-  clients: Set<() => void>;
-  idleTimer?: NodeJS.Timeout;
-  maxTimer?: NodeJS.Timeout;
-  ending: boolean;
-  /** The server's own CDP connection to the browser (downloads, cookies). */
-  cdp: CdpConnection | undefined;
-  files: SessionFiles;
-  context: { lease: ContextLease; persist: boolean } | undefined;
-  /** Set while the session's context is being saved. */
-  saved?: Promise<void>;
-  /** Origins the session used, when its browser may be recycled for its user (see recycle.ts). */
-  origins?: ReadonlySet<string> | undefined;
-}
-
 /**
  * The browser-session engine. Each session owns one Chromium process with a fresh profile under
  * `<dataDir>/browsers/<session_id>`; records live in SQLite (`bs_sessions`) and, while running,
@@ -112,16 +102,14 @@ export class BrowserSessions {
   readonly contexts: BrowserContexts;
   private readonly filesRoot: string;
   private readonly endedFiles = new Map<string, SessionFiles>();
-  /** Server CDP links of warm browsers, made while they wait so a create does not pay for them. */
-  private readonly links = new Map<string, ReturnType<typeof linkSession>>();
   private readonly retentionMs: number;
   private readonly live = new Map<string, Live>();
   /** The live view of each running session (`live_url`). */
   readonly liveViews: LiveViews;
   /** Recordings of sessions created with `record: true`; they outlive their session. */
   readonly recordings: Recordings;
-  private readonly processes = new Map<string, Browser>();
-  private readonly disposals = new Set<Promise<void>>();
+  /** The browser processes, pooled or serving a session, and the background work close() awaits. */
+  private readonly browsers: SessionBrowsers;
   private readonly pool: WarmPool<Browser>;
   /** Where browsers come from: local Chromium, or a Selenium Grid (`gridUrl`). */
   readonly backend: BrowserBackend;
@@ -130,10 +118,6 @@ export class BrowserSessions {
   private readonly idempotency: IdempotencyKeys;
   /** A relay connection to each new session's browser, opened ahead for its first CDP client. */
   private readonly upstreams = new SpareUpstreams();
-  /** Refills may start niced only if a served browser can be brought back to nice 0. */
-  private readonly niceRefills = canRestorePriority();
-  /** Pids of niced pool launches not yet ready, raised when a create has to wait for them. */
-  private readonly nicedLaunches = new Set<number>();
   private creating = 0;
   private closed = false;
   private purgeTimer: NodeJS.Timeout | undefined;
@@ -154,37 +138,34 @@ export class BrowserSessions {
     this.filesRoot = path.join(ctx.config.dataDir, 'session-files');
     this.retentionMs = options.endedRetentionMs ?? DEFAULTS.endedRetentionMs;
     this.idempotency = ctx.storage.idempotency;
+    this.browsers = new SessionBrowsers({
+      backend: this.backend,
+      browsersDir: this.browsersDir,
+      filesRoot: this.filesRoot,
+      // Refills may start niced only if a served browser can be brought back to nice 0.
+      refillNiceness: canRestorePriority() ? DEFAULTS.refillNiceness : undefined,
+      logger: ctx.logger,
+      closed: () => this.closed,
+      onExit: (browser, code, signal) => this.onExit(browser, code, signal),
+    });
+    const { browsers } = this;
     this.recycler = new BrowserRecycler(
       ctx.config.recycle,
       {
-        dispose: (b) => {
-          this.links.delete(b.id);
-          const work = this.dispose(b);
-          this.track(work);
-          return work;
-        },
-        renew: (b) => this.renew(b),
+        dispose: (b) => browsers.discard(b),
+        renew: (b) => browsers.renew(b),
         // Like a pool refill (see DEFAULTS.refillNiceness), when the nice value can be restored.
-        background: (b, on) => {
-          if (!this.niceRefills) return;
-          const [from, to] = on ? [0, DEFAULTS.refillNiceness] : [DEFAULTS.refillNiceness, 0];
-          b.chromium.renice(from, to);
-        },
+        background: (b, on) => browsers.background(b, on),
       },
       ctx.logger,
     );
     this.pool = new WarmPool<Browser>(
       // A Grid session held ahead of demand would take a slot other users of the Grid need.
       this.backend.poolable ? ctx.config.warmPoolSize : 0,
-      (reason) => this.launch(undefined, undefined, undefined, reason),
-      (b) => this.dispose(b),
+      (reason) => browsers.launch(undefined, undefined, undefined, reason),
+      (b) => browsers.dispose(b),
       ctx.logger,
-      {
-        busy: () => this.creating > 0,
-        boost: () => {
-          for (const pid of this.nicedLaunches) reniceTree(pid, DEFAULTS.refillNiceness, 0);
-        },
-      },
+      { busy: () => this.creating > 0, boost: () => browsers.boost() },
     );
   }
 
@@ -309,13 +290,12 @@ export class BrowserSessions {
       throw new Unavailable('Browser sessions are shutting down', { code: 'shutting_down' });
     const max = this.ctx.config.maxSessions;
     // Only for this user, and only for sessions a wipe can serve (see recycle.ts).
-    const recycled =
-      params.viewport || params.user_agent || params.context || params.record
-        ? undefined
-        : this.recycler.claim(owner.userId, this.pool.readyCount > 0);
+    const recycled = wipeable(params)
+      ? this.recycler.claim(owner.userId, this.pool.readyCount > 0)
+      : undefined;
     while (this.live.size + this.creating + this.recycler.count >= max) {
       if (this.recycler.evictOldest()) continue;
-      const retryAfter = String(this.secondsUntilFree());
+      const retryAfter = String(secondsUntilFree(this.live.values(), this.ctx.clock()));
       throw new CapacityExhausted(
         `Too many running browser sessions: ${max} at most; delete one or retry after ${retryAfter} s`,
         Number(retryAfter),
@@ -335,12 +315,12 @@ export class BrowserSessions {
       // such a session never takes a warm browser.
       const custom = params.viewport || params.user_agent || lease;
       browser = custom
-        ? await this.launch(
+        ? await this.browsers.launch(
             params.viewport ?? undefined,
             params.user_agent ?? undefined,
             files ? (dir) => writeProfile(dir, files) : undefined,
           )
-        : (reused ?? this.promote(await this.pool.take()));
+        : (reused ?? this.browsers.promote(await this.pool.take()));
     } catch (error) {
       lease?.release();
       if (error instanceof DomainError) throw error;
@@ -354,21 +334,16 @@ export class BrowserSessions {
     }
     if (this.closed || !browser.alive()) {
       lease?.release();
-      this.track(this.dispose(browser));
+      this.browsers.track(this.browsers.dispose(browser));
       throw new Unavailable('Could not start a browser: it exited before the session began', {
         code: 'browser_launch_failed',
       });
     }
-    const { cdp, files } = await this.prepare(browser, lease);
-    const recyclable =
-      this.recycler.enabled &&
-      !(params.viewport || params.user_agent || params.context || params.record);
+    const { cdp, files } = await this.browsers.prepare(browser, lease);
+    const recyclable = this.recycler.enabled && wipeable(params);
     const origins = recyclable ? await this.recycler.track(cdp).catch(() => undefined) : undefined;
     const now = this.ctx.clock();
-    const idleTimeoutMs =
-      (params.idle_timeout_s ?? this.ctx.config.defaultIdleTimeoutMs / 1000) * 1000;
-    const maxDurationMs =
-      (params.max_duration_s ?? this.ctx.config.defaultMaxDurationMs / 1000) * 1000;
+    const { idleTimeoutMs, maxDurationMs } = sessionTimeouts(params, this.ctx.config);
     const token = newConnectToken();
     const live: Live = {
       id: browser.id,
@@ -386,33 +361,12 @@ export class BrowserSessions {
       context: lease ? { lease, persist: params.context?.persist === true } : undefined,
       origins,
     };
-    await this.store.insert({
-      id: live.id,
-      user_id: owner.userId,
-      key_id: owner.keyId,
-      status: 'running',
-      token_hash: live.tokenHash,
-      created_at: now,
-      expires_at: live.deadline,
-      ended_at: null,
-      end_reason: null,
-      tags: JSON.stringify(params.tags ?? []),
-      profile_dir: browser.profileDir,
-      pid: browser.chromium.pid ?? null,
-      instance_id: this.ctx.storage.instances.id,
-      instance_url: this.ctx.storage.instances.internalUrl,
-      context_id: live.context?.lease.contextId ?? null,
-    });
+    await this.store.insert(newSessionRow(live, owner, params, now, this.ctx.storage.instances));
     this.live.set(live.id, live);
     this.liveViews.open(live.id, browser.chromium.wsEndpoint, params.live_view ?? 'interactive');
-    if (maxDurationMs > 0) {
-      live.maxTimer = setTimeout(
-        () => this.end(live, 'expired', `max duration of ${maxDurationMs / 1000} s reached`),
-        Math.min(maxDurationMs, DEFAULTS.maxTimerMs),
-      );
-      live.maxTimer.unref();
-    }
-    this.armIdle(live);
+    const expire = (reason: string) => this.end(live, 'expired', reason);
+    armMaxDuration(live, maxDurationMs, expire);
+    armIdle(live, this.ctx.clock, expire);
     // Not on a Grid: an idle connection would hold a resource of a farm other users share.
     if (browser.backend === 'local') this.upstreams.open(live.id, browser.chromium.wsEndpoint);
     if (params.record) await this.startRecording(live, now);
@@ -484,53 +438,9 @@ export class BrowserSessions {
    */
   async authorizeCdp(id: string, credentials: CdpCredentials): Promise<CdpAuthorization> {
     const row = await this.store.byId(id);
-    const missing = {
-      ok: false,
-      status: 404,
-      message: `Browser session not found: ${id}`,
-    } as const;
-    if (!row) return missing;
     const { instances } = this.ctx.storage;
-    if (credentials.forward !== undefined) {
-      if (!instances.verifyForwardToken(id, credentials.forward)) {
-        return { ok: false, status: 401, message: `Invalid ${FORWARD_HEADER} credential` };
-      }
-    } else if (credentials.token !== undefined) {
-      if (!tokenMatches(credentials.token, row.token_hash)) {
-        return {
-          ok: false,
-          status: 401,
-          message: 'Invalid connect token for this browser session',
-        };
-      }
-    } else if (credentials.userId === undefined) {
-      return {
-        ok: false,
-        status: 401,
-        message:
-          'Missing credentials: pass ?token=<connect token> or an Authorization: Bearer header',
-      };
-    } else if (credentials.userId !== row.user_id) {
-      return missing;
-    }
-    const live = this.live.get(id);
-    // A forwarded upgrade is never forwarded again: two instances cannot bounce it between them.
-    if (!live && credentials.forward === undefined && heldElsewhere(row, instances)) {
-      return forwardCdp(row, instances);
-    }
-    if (!live || live.ending) {
-      return {
-        ok: false,
-        status: 404,
-        message: `Browser session ${id} is not running (status ${row.status})`,
-      };
-    }
-    return {
-      ok: true,
-      wsEndpoint: live.browser.chromium.wsEndpoint,
-      // On a Grid the browser's disk is its node's: a path of ours would mean nothing there.
-      ...(this.backend.localFiles ? { downloadPath: live.files.incomingDir } : {}),
-    };
+    const { localFiles } = this.backend;
+    return authorizeUpgrade(id, row, this.live.get(id), credentials, instances, localFiles);
   }
 
   /**
@@ -542,16 +452,7 @@ export class BrowserSessions {
   attachClient(id: string, close: () => void): ((lastSeen?: number) => void) | undefined {
     const live = this.live.get(id);
     if (!live || live.ending) return undefined;
-    live.clients.add(close);
-    live.idleSince = null;
-    clearTimeout(live.idleTimer);
-    return (lastSeen) => {
-      if (!live.clients.delete(close) || live.ending) return;
-      if (live.clients.size === 0) {
-        live.idleSince = Math.min(lastSeen ?? Infinity, this.ctx.clock());
-        this.armIdle(live);
-      }
-    };
+    return addClient(live, close, this.ctx.clock, (reason) => this.end(live, 'expired', reason));
   }
 
   /**
@@ -588,77 +489,8 @@ export class BrowserSessions {
     await this.recycler.close();
     await this.pool.close();
     await this.backend.close();
-    await Promise.all([...this.processes.values()].map((b) => this.dispose(b)));
-    await Promise.all(this.disposals);
+    await this.browsers.close();
     await this.ctx.storage.instances.close();
-  }
-
-  /**
-   * `pooled`: a warm-pool launch, warmed up (first page rendered) before it is handed out; a
-   * refill starts niced when the nice value can be restored later (see {@link promote}).
-   */
-  private async launch(
-    viewport?: Viewport,
-    userAgent?: string,
-    seed?: (profileDir: string) => Promise<void>,
-    pooled?: LaunchReason,
-  ): Promise<Browser> {
-    const niced = pooled === 'refill' && this.niceRefills;
-    let spawned: number | undefined;
-    const browser = await this.backend
-      .launch(this.browsersDir, {
-        viewport,
-        userAgent,
-        seed,
-        warm: pooled !== undefined,
-        niceness: niced ? DEFAULTS.refillNiceness : 0,
-        onSpawn: niced ? (pid) => this.nicedLaunches.add((spawned = pid)) : undefined,
-      })
-      .finally(() => {
-        if (spawned !== undefined) this.nicedLaunches.delete(spawned);
-      });
-    this.processes.set(browser.id, browser);
-    browser.chromium.process.once('exit', (code, signal) => {
-      this.processes.delete(browser.id);
-      this.onExit(browser, code, signal);
-    });
-    // The browser may have exited while we awaited: 'exit' fired before the listener existed.
-    if (!browser.alive()) {
-      this.processes.delete(browser.id);
-      this.onExit(browser, browser.chromium.process.exitCode, browser.chromium.process.signalCode);
-    }
-    if (this.closed) await this.dispose(browser);
-    else if (pooled !== undefined && browser.alive()) this.linkEarly(browser);
-    return browser;
-  }
-
-  private linkEarly(browser: Browser): void {
-    const link = linkSession(browser, this.filesRoot, undefined);
-    // Failures surface at create, which links again; nothing to handle here.
-    link.catch(() => undefined);
-    this.links.set(browser.id, link);
-    browser.chromium.process.once('exit', () => this.links.delete(browser.id));
-  }
-
-  /** A wiped browser gets a new id (its next session's), and its server link is made early. */
-  private renew(browser: Browser): void {
-    this.processes.delete(browser.id);
-    browser.id = randomUUID();
-    this.processes.set(browser.id, browser);
-    // Not linkEarly: its exit listener would pile up over reuses; the recycler's dispose drops it.
-    const link = linkSession(browser, this.filesRoot, undefined);
-    link.catch(() => undefined);
-    this.links.set(browser.id, link);
-  }
-
-  /** A browser leaving the pool for a session runs at full priority from now on. */
-  private promote(browser: Browser): Browser {
-    if (this.niceRefills && !browser.chromium.renice(DEFAULTS.refillNiceness, 0)) {
-      this.ctx.logger.warn('could not restore the priority of a warm browser', {
-        sessionId: browser.id,
-      });
-    }
-    return browser;
   }
 
   private onExit(browser: Browser, code: number | null, signal: string | null): void {
@@ -673,7 +505,7 @@ export class BrowserSessions {
       );
     } else if (this.pool.remove(browser.id)) {
       this.ctx.logger.warn('a warm browser exited', { code, signal });
-      this.track(this.dispose(browser));
+      this.browsers.track(this.browsers.dispose(browser));
     }
   }
 
@@ -701,7 +533,7 @@ export class BrowserSessions {
           error: (error as Error).message,
         }),
     );
-    this.track(recorded);
+    this.browsers.track(recorded);
     for (const close of live.clients) close();
     live.clients.clear();
     this.ctx.logger.info('browser session ended', { sessionId: live.id, status, reason });
@@ -711,7 +543,7 @@ export class BrowserSessions {
         recorded,
         saveContextAndDispose(live.browser, live.cdp, live.context.lease, this.ctx.logger),
       ]).then(() => undefined);
-      this.track(live.saved);
+      this.browsers.track(live.saved);
       return live.saved;
     }
     live.context?.lease.release();
@@ -724,33 +556,8 @@ export class BrowserSessions {
     }
     // kill() sends SIGKILL before it first awaits: the browser is gone whatever happens next, so
     // callers need not wait for the exit and the profile removal (close() does).
-    this.track(this.dispose(live.browser));
+    this.browsers.track(this.browsers.dispose(live.browser));
     return recorded;
-  }
-
-  /**
-   * Links the server to a new session's browser (downloads, the context's cookies).
-   * @throws Unavailable when the browser does not answer (it is disposed, the context freed)
-   */
-  private async prepare(
-    browser: Browser,
-    lease: ContextLease | undefined,
-  ): Promise<{ cdp: CdpConnection; files: SessionFiles }> {
-    const early = this.links.get(browser.id);
-    this.links.delete(browser.id);
-    try {
-      // A warm browser is never started from a context (no lease): its early link is complete.
-      if (early && !lease)
-        return await early.catch(() => linkSession(browser, this.filesRoot, lease));
-      return await linkSession(browser, this.filesRoot, lease);
-    } catch (error) {
-      lease?.release();
-      this.track(this.dispose(browser));
-      throw new Unavailable(`Could not start a browser: ${(error as Error).message}`, {
-        code: 'browser_launch_failed',
-        cause: error,
-      });
-    }
   }
 
   /** Drops ended records past retention, and the files of sessions no longer known. */
@@ -769,57 +576,14 @@ export class BrowserSessions {
     // A browser launched while we looked has files but maybe no record yet: keep it too.
     await removeOrphans(
       this.filesRoot,
-      (id) => known.has(id) || this.processes.has(id) || this.live.has(id),
+      (id) => known.has(id) || this.browsers.has(id) || this.live.has(id),
     );
     for (const id of this.endedFiles.keys()) if (!known.has(id)) this.endedFiles.delete(id);
   }
 
-  private armIdle(live: Live): void {
-    clearTimeout(live.idleTimer);
-    if (live.clients.size > 0 || live.idleTimeoutMs <= 0) return;
-    const idleFor = live.idleSince === null ? 0 : Math.max(0, this.ctx.clock() - live.idleSince);
-    live.idleTimer = setTimeout(
-      () =>
-        this.end(
-          live,
-          'expired',
-          `idle for ${live.idleTimeoutMs / 1000} s with no CDP client connected`,
-        ),
-      Math.min(Math.max(0, live.idleTimeoutMs - idleFor), DEFAULTS.maxTimerMs),
-    );
-    live.idleTimer.unref();
-  }
-
-  private secondsUntilFree(): number {
-    const now = this.ctx.clock();
-    let soonest = Infinity;
-    for (const l of this.live.values()) {
-      if (l.deadline !== null) soonest = Math.min(soonest, l.deadline);
-      if (l.idleSince !== null && l.idleTimeoutMs > 0)
-        soonest = Math.min(soonest, l.idleSince + l.idleTimeoutMs);
-    }
-    const seconds = Number.isFinite(soonest) ? Math.ceil((soonest - now) / 1000) : 60;
-    return Math.min(60, Math.max(1, seconds));
-  }
-
-  private async dispose(browser: Browser): Promise<void> {
-    await disposeBrowser(browser, this.ctx.logger);
-  }
-
-  private track(work: Promise<void>): void {
-    this.disposals.add(work);
-    void work.finally(() => this.disposals.delete(work));
-  }
-
   private render(row: SessionRow): BrowserSessionRecord {
     const live = this.live.get(row.id);
-    const running = live !== undefined && !live.ending;
-    const record = renderRecord(row, this.ctx.baseUrl(), running ? live.token : undefined);
-    const liveUrl = running ? this.liveViews.url(row.id) : undefined;
-    if (liveUrl) record.live_url = liveUrl;
-    if (this.recordings.exists(row.id, row.user_id))
-      record.recording_url = this.recordings.htmlUrl(row.id);
-    return record;
+    return renderSession(row, live, this.ctx.baseUrl(), this.liveViews, this.recordings);
   }
 
   /**
@@ -845,8 +609,4 @@ export class BrowserSessions {
       });
     }
   }
-}
-
-function notFound(id: string): NotFound {
-  return new NotFound(`Browser session not found: ${id}`, { code: 'session_not_found' });
 }
