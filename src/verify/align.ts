@@ -7,7 +7,7 @@ import type { Analysis } from './analyze.js';
 import { compareQuantities, comparable, directional, unitNamed } from './quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
-import { hasTerm, norm } from './words.js';
+import { escapeRegExp, hasTerm, norm } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /**
@@ -290,7 +290,7 @@ function predicateSwaps(
     const mine = new Set(textFrames(claimText, term.text));
     for (const f of textFrames(pageText, term.text)) {
       if (!f.startsWith('>') || mine.has(f)) continue;
-      const predicate = f.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const predicate = escapeRegExp(f.slice(1));
       const holder = new RegExp(`([\\p{L}\\p{N}_$.]+)\\s+${predicate}(?![\\p{L}])`, 'u').exec(
         claimText,
       )?.[1];
@@ -306,7 +306,7 @@ function predicateSwaps(
 
 /** True when `text` holds the name `term` as written, as a whole word. */
 function capitalised(text: string, term: string): boolean {
-  const t = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const t = escapeRegExp(term);
   return new RegExp(`(?<![\\p{L}\\p{N}_$])${t}s?(?![\\p{L}\\p{N}_$])`, 'u').test(text);
 }
 
@@ -316,7 +316,7 @@ function capitalised(text: string, term: string): boolean {
  * excluded.
  */
 function textFrames(text: string, term: string): string[] {
-  const t = norm(term).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const t = escapeRegExp(norm(term));
   const out: string[] = [];
   for (const m of text.matchAll(
     new RegExp(`(?:^|\\s)${t}\\s+([\\p{L}']{3,})\\s+([\\p{L}']{3,})`, 'gu'),

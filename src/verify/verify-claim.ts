@@ -106,7 +106,8 @@ export function verifyClaim(
   const c = typeof claim === 'string' ? analyze(claim) : claim;
   const p = typeof passage === 'string' ? analyze(passage) : passage;
   const claimNorm = norm(c.text);
-  if (claimNorm.length > 0 && norm(p.text).includes(claimNorm)) {
+  const pageNorm = norm(p.text);
+  if (claimNorm.length > 0 && pageNorm.includes(claimNorm)) {
     return {
       verdict: 'supported',
       conflicts: [],
@@ -214,7 +215,7 @@ export function verifyClaim(
     if (matched.has(i) || opposed.has(i) || !valueAdjective(t) || !isPredicate(c.tokens, i))
       continue;
     // Stated inside another word all the same ("non-idempotent", "thread-safe").
-    if (norm(p.text).includes(t.lower)) continue;
+    if (pageNorm.includes(t.lower)) continue;
     if (!c.comparatives.some((x) => x.at === i)) missing.push(t.text);
   }
   if (missing.length > 0) {

@@ -123,12 +123,15 @@ export function areAntonyms(a: Token, b: Token): boolean {
 
 const WORDISH = /[\p{L}\p{N}_$]/u;
 
+/** `text` with the characters special in a regular expression escaped. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** True when `text` (normalised) holds `term` as a whole word or identifier. */
 export const hasTerm = (text: string, term: string): boolean => {
   // A symbol ("=", "~", "^") is stated standing alone, not as part of an operator (">=") or a
   // version range ("~1.2.3").
   if (term.length > 0 && !/[\p{L}\p{N}]/u.test(term)) {
-    const sym = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const sym = escapeRegExp(term);
     return new RegExp(`(?:^|[\\s'"(\\[])${sym}(?=$|[\\s'")\\],.;:])`, 'u').test(text);
   }
   const t = norm(term);
