@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
-import type { ClaimVerdict, ConflictKind } from '../../../src/verify/index.js';
+import type { ClaimVerdict } from '../../../src/verify/index.js';
 import { statedDefaults } from '../../../src/verify/settings.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
 
 // The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
 beforeAll(() => {
@@ -10,17 +11,6 @@ beforeAll(() => {
 
 function verdictOf(claim: string, page: string, context?: string): ClaimVerdict {
   return verifyClaim(claim, page, { context }).verdict;
-}
-
-function expectConflict(claim: string, page: string, kind: ConflictKind): void {
-  const r = verifyClaim(claim, page);
-  expect(r.verdict, r.reason).toBe('contradicted');
-  expect(r.conflicts.map((c) => c.kind)).toContain(kind);
-}
-
-function expectSupported(claim: string, page: string, context?: string): void {
-  const r = verifyClaim(claim, page, { context });
-  expect(r.verdict, `${r.reason} ${JSON.stringify(r.conflicts)}`).toBe('supported');
 }
 
 describe('verifyClaim: switch defaults and units stated in words', () => {
@@ -100,7 +90,7 @@ describe('verifyClaim: literals and names', () => {
     expectSupported(
       'The error event is emitted whenever an idle socket hits an error.',
       'Emitted whenever an idle socket hits an error.',
-      'Events error',
+      { context: 'Events error' },
     );
     // "the same option" qualifies the kind; it names nothing.
     expectSupported(

@@ -1,31 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
-import type { ConflictKind } from '../../../src/verify/index.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
 
 // The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
 beforeAll(() => {
   analyze('Warm up.');
 }, 120_000);
-
-/** Asserts a contradiction carrying a conflict of `kind` between the two texts. */
-function expectConflict(
-  claim: string,
-  page: string,
-  kind: ConflictKind,
-  texts?: { claim: string; page: string },
-): void {
-  const r = verifyClaim(claim, page);
-  expect(r.verdict, r.reason).toBe('contradicted');
-  const conflict = r.conflicts.find((c) => c.kind === kind);
-  expect(conflict, JSON.stringify(r.conflicts)).toBeDefined();
-  if (texts) expect(conflict).toMatchObject(texts);
-}
-
-function expectSupported(claim: string, page: string, options = {}): void {
-  const r = verifyClaim(claim, page, options);
-  expect(r.verdict, `${r.reason} ${JSON.stringify(r.conflicts)}`).toBe('supported');
-  expect(r.conflicts).toEqual([]);
-}
 
 describe('verifyClaim: numbers with units', () => {
   it('contradicts a changed size and names both values', () => {
