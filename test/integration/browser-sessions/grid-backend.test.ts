@@ -1,11 +1,13 @@
 // What only a Grid-backed server does (the rest of the browser-session suite runs against one in
 // the `integration-grid` project): its crash recovery deletes the Grid sessions a killed server
-// left open, it holds no warm Grid session, it refuses session files naming why, and it rejects a
-// malformed Grid URL naming the option.
+// left open, it holds no warm Grid session, it refuses session files naming why, it fails a session
+// whose browser crashed on its node, and it rejects a malformed Grid URL naming the option.
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import puppeteer from 'puppeteer-core';
+import { GRID_DEFAULTS } from '../../../src/server/engines/browsers/grid-backend.js';
 import { resolveServerOptions } from '../../../src/server/options.js';
 import { gridSessionIds, sharedGrid } from '../../support/grid.js';
 import { startTestServer, tempDir } from '../../support/server.js';
@@ -102,6 +104,35 @@ describe('a Grid-backed server', () => {
     expect(readdirSync(path.join(server.dataDir, 'grid-sessions'))).toEqual([]);
     expect(processesMentioning(server.dataDir)).toEqual([]);
   }, 120_000);
+
+  it('fails a session whose browser crashed on its Grid node within a heartbeat, and frees its slot', async () => {
+    const server = await startTestServer({ apiKeys: KEYS, gridUrl });
+    servers.push(server);
+    const session = (await api(server, ALICE, 'POST', '/v1/browser/sessions', {})).json;
+    const [gridSession] = await liveBrowsers(server, session.session_id);
+    const browser = await puppeteer.connect({ browserWSEndpoint: session.cdp_url });
+    const cdp = await browser.target().createCDPSession();
+    const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+    const pid = processInfo.find((p) => p.type === 'browser')!.id;
+    void browser.disconnect();
+    // The node's chromedriver still answers for the session; only a command that needs the
+    // browser finds it gone.
+    process.kill(pid, 'SIGKILL');
+    const url = `/v1/browser/sessions/${session.session_id}`;
+    await waitFor(
+      async () => (await api(server, ALICE, 'GET', url)).json.status === 'failed',
+      GRID_DEFAULTS.heartbeatMs + 5_000,
+      'the session to fail',
+    );
+    expect((await api(server, ALICE, 'GET', url)).json.end_reason).toMatch(
+      /its Grid session ended \(.*its browser crashed/,
+    );
+    await waitFor(
+      async () => !(await gridSessionIds(gridUrl)).includes(gridSession!),
+      10_000,
+      'the Grid to free the slot',
+    );
+  }, 60_000);
 
   it('rejects a Grid URL that is not http(s), naming the option and not echoing the value', () => {
     expect(() => resolveServerOptions({ gridUrl: 'ftp://user:secret@grid' }, {})).toThrow(

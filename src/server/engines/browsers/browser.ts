@@ -53,6 +53,12 @@ export interface BrowserHandle {
   kill(): Promise<void>;
   /** Local priority change (see `LaunchedChromium.renice`); true and nothing to do on a Grid. */
   renice(from: number, to: number): boolean;
+  /**
+   * Asks at once whether the browser is still there, when a sign says it may be gone (a CDP
+   * connection to it closed); one found gone ends with `exit`. Absent where an end is seen at once
+   * (a local process).
+   */
+  probe?(): void;
 }
 
 /** A browser owned by exactly one pool slot or session; `id` names its profile dir. */

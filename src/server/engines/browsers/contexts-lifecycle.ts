@@ -28,6 +28,8 @@ export async function linkSession(
 ): Promise<{ cdp: CdpConnection; files: SessionFiles }> {
   const files = new SessionFiles(filesRoot, browser.id);
   const cdp = await CdpConnection.open(browser.chromium.wsEndpoint);
+  // The link closing unasked is the first sign of a browser ended elsewhere (a Grid node lost).
+  cdp.onClose(() => browser.chromium.probe?.());
   try {
     // On a Grid the browser's disk is its node's: downloads cannot be routed into our folder.
     if (browser.backend === 'local') await files.watch(cdp);

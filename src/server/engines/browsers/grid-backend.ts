@@ -19,10 +19,11 @@ import { WebDriverClient, WebDriverError } from './webdriver.js';
 export const GRID_DEFAULTS = {
   /**
    * How often each session is checked with a WebDriver read: finds a session the Grid ended (node
-   * lost, deleted by someone else) and resets the Grid's inactivity timeout, which CDP traffic
-   * does not reset.
+   * lost, deleted by someone else, its browser crashed) and resets the Grid's inactivity timeout,
+   * which CDP traffic does not reset. The Grid does not always close the CDP socket of a session
+   * it ended, so this bounds how long a dead session can look running.
    */
-  heartbeatMs: 15_000,
+  heartbeatMs: 5_000,
   /** Longest a create waits for the Grid (its queue included) before answering 503. */
   createTimeoutMs: 90_000,
   /** At shutdown, how long creates still in the Grid's queue are awaited (then abandoned). */
@@ -46,6 +47,9 @@ export interface GridBackendOptions {
 export const GRID_CHROME_ARGS: readonly string[] = CHROMIUM_ARGS.filter(
   (arg) => !arg.startsWith('--remote-debugging-'),
 );
+
+/** How long after a first out-of-turn check the second one runs. */
+const PROBE_AGAIN_MS = 1_000;
 
 /** Ends when its Grid session ends; `exit` carries no code (there is no process here). */
 class GridExit extends EventEmitter {
@@ -82,6 +86,16 @@ class GridSessionHandle implements BrowserHandle {
     return true;
   }
 
+  /**
+   * A check now, out of turn, and again a second later (the Grid may close the CDP socket a moment
+   * before it forgets the session): a session deleted behind our back fails in a round trip.
+   */
+  probe(): void {
+    void this.beat().then(() => {
+      if (!this.ended) setTimeout(() => void this.beat(), PROBE_AGAIN_MS).unref();
+    });
+  }
+
   kill(): Promise<void> {
     this.deleting ??= (async () => {
       clearInterval(this.timer);
@@ -101,7 +115,7 @@ class GridSessionHandle implements BrowserHandle {
       if (error instanceof WebDriverError && error.sessionGone) {
         clearInterval(this.timer);
         this.finish(
-          'its Grid session ended (deleted on the Grid, timed out, or its node was lost)',
+          'its Grid session ended (deleted on the Grid, its browser crashed, timed out, or its node was lost)',
         );
         // Not ours to delete any more; only the ledger entry is left.
         await this.backend.forget(this.browserId);

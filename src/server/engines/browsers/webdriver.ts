@@ -129,13 +129,15 @@ export class WebDriverClient {
   }
 
   /**
-   * A cheap read of the session (`GET /session/{id}/timeouts`): proves it still exists and, since
-   * it is a WebDriver command, resets the Grid's inactivity timeout (`--session-timeout`), which
-   * CDP traffic does not.
-   * @throws WebDriverError (`sessionGone` when the Grid no longer knows it)
+   * A cheap read of the session that reaches its browser (`GET /session/{id}/window/handles`):
+   * proves the session exists and its browser answers (chromedriver ends a session whose browser
+   * died as soon as a command needs the browser; `/timeouts` would still answer), and, since it is
+   * a WebDriver command, resets the Grid's inactivity timeout (`--session-timeout`), which CDP
+   * traffic does not. The handles list answers even when the client closed every page.
+   * @throws WebDriverError (`sessionGone` when the Grid no longer knows it or its browser is gone)
    */
   async touch(sessionId: string): Promise<void> {
-    await this.call('GET', `/session/${encodeURIComponent(sessionId)}/timeouts`);
+    await this.call('GET', `/session/${encodeURIComponent(sessionId)}/window/handles`);
   }
 
   /**
