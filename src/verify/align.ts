@@ -72,7 +72,17 @@ export function quantityAlignment(
       }
       continue;
     }
-    if (same.length > 0) continue;
+    if (same.length > 0) {
+      // The value is on the page, but in another slot: "start defaults to 0; step defaults to 1"
+      // does not state "start defaults to 1". A different value the claim's words sit much
+      // closer to is the one its slot holds.
+      const others = candidates.filter(
+        (p) => !same.includes(p) && !stated.has(p.start) && compareQuantities(q, p) === 'different',
+      );
+      const rival = slotHolder(q, claim, page, same, others);
+      if (rival) conflicts.push({ kind: q.kind, claim: q.text, page: rival.text });
+      continue;
+    }
     if (opposite) {
       conflicts.push({ kind: 'comparative', claim: q.text, page: opposite[0].text });
       continue;
@@ -112,6 +122,54 @@ function around(a: Analysis, x: Quantity): string[] {
   return (near.toLowerCase().match(/[\p{L}][\p{L}\p{N}_]{2,}/gu) ?? []).filter((w) =>
     content.has(w),
   );
+}
+
+/**
+ * The content words (lower case) of the sentence part a quantity is in: up to eight words either
+ * side, not across a sentence end or a semicolon ("start, if omitted, defaults to 0; step defaults
+ * to 1" gives 0 the words start, omitted, defaults).
+ */
+function slotWords(a: Analysis, x: Quantity): string[] {
+  const content = new Set(a.tokens.filter((t) => t.content).map((t) => t.lower));
+  const before =
+    a.text
+      .slice(0, x.start)
+      .split(/[;!?]|\.(?=\s|$)/u)
+      .at(-1) ?? '';
+  const after = a.text.slice(x.end).split(/[;!?]|\.(?=\s|$)/u)[0] ?? '';
+  const words = (t: string): string[] =>
+    (t.toLowerCase().match(/[\p{L}][\p{L}\p{N}_]{2,}/gu) ?? []).filter((w) => content.has(w));
+  return [...words(before).slice(-8), ...words(after).slice(0, 8)];
+}
+
+/**
+ * The page quantity of another value that holds claim quantity `q`'s slot, when one does: among
+ * the page quantities that could answer `q`, a word of the claim's slot that sits beside exactly
+ * one of them names that one's slot ("start" in "start defaults to 0; step defaults to 1"). A
+ * different value so named, while no page quantity equal to `q` is, means the claim moved the
+ * value into another slot ("start defaults to 1").
+ */
+function slotHolder(
+  q: Quantity,
+  claim: Analysis,
+  page: Analysis,
+  same: readonly Quantity[],
+  others: readonly Quantity[],
+): Quantity | undefined {
+  if (others.length === 0) return undefined;
+  const all = [...same, ...others];
+  const slots = all.map((p) => slotWords(page, p));
+  const mine = slotWords(claim, q);
+  const named = all.filter((_, i) =>
+    mine.some(
+      (w) =>
+        slots[i]!.some((x) => sameStem(w, x)) &&
+        slots.every((other, j) => j === i || !other.some((x) => sameStem(w, x))),
+    ),
+  );
+  if (named.some((p) => same.includes(p))) return undefined;
+  const rival = named.find((p) => others.includes(p));
+  return rival && aligned(q, claim, rival, page) ? rival : undefined;
 }
 
 /** Words of one stem: equal, or sharing their first five letters ("default"/"defaults"). */

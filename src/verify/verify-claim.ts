@@ -13,7 +13,7 @@ import { isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
 import { settingConflicts } from './settings.js';
 import { slotSwaps } from './slots.js';
-import { areAntonyms, hasTerm, norm, related, valueAdjective } from './words.js';
+import { areAntonyms, hasTerm, isPosition, norm, related, valueAdjective } from './words.js';
 
 /** What kind of fact conflicts between a claim and its passage. */
 export type ConflictKind =
@@ -210,10 +210,11 @@ export function verifyClaim(
   // A value the claim predicates of its subject ("it is not safe to", "the name must be unique")
   // is a fact of its own: a passage that states neither it nor its opposite does not support it.
   // An adjective before a noun only describes ("an executable file", "the total size").
+  // So is a place in an order ("the first proxy in the array", "the last argument").
   for (const i of words) {
     const t = c.tokens[i]!;
-    if (matched.has(i) || opposed.has(i) || !valueAdjective(t) || !isPredicate(c.tokens, i))
-      continue;
+    if (matched.has(i) || opposed.has(i)) continue;
+    if (!(valueAdjective(t) && isPredicate(c.tokens, i)) && !isPosition(c.tokens, i)) continue;
     // Stated inside another word all the same ("non-idempotent", "thread-safe").
     if (pageNorm.includes(t.lower)) continue;
     if (!c.comparatives.some((x) => x.at === i)) missing.push(t.text);

@@ -157,6 +157,24 @@ const REFERRING = new Set(
   ).split(' '),
 );
 
+/** Words naming a place in an order. */
+const POSITIONS = new Set(
+  (
+    'first second third fourth fifth last final initial penultimate earliest latest leftmost ' +
+    'rightmost outermost innermost'
+  ).split(' '),
+);
+
+/** Words before a position word that make it an item's place ("the first proxy", "its last"). */
+const POSSESSIVE = new Set('the its their his her our your this that whose'.split(' '));
+
+/**
+ * True when token `i` names an item's place in an order: a position word after "the" or a
+ * possessive ("the first proxy", "its last argument"), not "at first" or a sentence's "First,".
+ */
+export const isPosition = (tokens: readonly Token[], i: number): boolean =>
+  POSITIONS.has(tokens[i]!.lower) && i > 0 && POSSESSIVE.has(tokens[i - 1]!.lower);
+
 /**
  * True for an adjective that states a value with an opposite ("safe", "first", "unique",
  * "mandatory"): a claim that says it must find it (or its opposite) on the page.

@@ -298,3 +298,36 @@ describe('verifyClaim: values predicated of the subject', () => {
     );
   });
 });
+
+describe('verifyClaim: places in an order and values in their slots', () => {
+  it("needs an item's place in an order stated, not a sentence's opening 'First'", () => {
+    expect(
+      verdictOf(
+        'In a proxy chain the first proxy in the array is the one that connects to the destination.',
+        'This example makes a proxy chain through two proxies. Once the connection to the destination is established it sends a request.',
+      ),
+    ).not.toBe('supported');
+    expectSupported(
+      'The callback receives the error as its first argument.',
+      'The callback is called with the error as the first argument.',
+    );
+    expectSupported(
+      'First, the installer downloads the archive into the cache folder.',
+      'The installer downloads the archive into the cache folder.',
+    );
+  });
+
+  it('reads a value the page gives another slot as that slot’s value, not a statement of it', () => {
+    const page = 'start, if omitted, defaults to 0; step defaults to 1.';
+    expectConflict('start defaults to 1.', page, 'number', { claim: '1', page: '0' });
+    expectSupported('step defaults to 1.', page);
+    const timeouts =
+      'The timeout defaults to 30 seconds; the connect timeout defaults to 10 seconds.';
+    expectConflict('The connect timeout is 30 seconds by default.', timeouts, 'number', {
+      claim: '30 seconds',
+      page: '10 seconds',
+    });
+    expectSupported('The timeout is 30 seconds by default.', timeouts);
+    expectSupported('The connect timeout is 10 seconds by default.', timeouts);
+  });
+});
