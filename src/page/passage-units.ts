@@ -1,9 +1,10 @@
 /**
- * What a candidate passage may be made of: whole sentences of running text from one block, or one
- * table row. The page's chrome (navigation, sidebars, page header and footer) is left out, headings,
- * table headers and code are not passages (a heading and a table header become the `context` of
- * the passages under them).
+ * What a candidate passage may be made of: whole sentences of running text from one block, one
+ * table row, or a comment in code that reads as prose. The page's chrome (navigation, sidebars,
+ * page header and footer) is left out, headings, table headers and code itself are not passages (a
+ * heading and a table header become the `context` of the passages under them).
  */
+import { codeComments } from './code-comments.js';
 import {
   contentWords,
   normalizeSegments,
@@ -166,7 +167,7 @@ export function describeTextInPage(_: null): TextRoles | null {
 export interface PassageUnit {
   /** Span of the normalised text, trimmed. */
   span: Span;
-  /** A sentence of running text, or a whole table row. */
+  /** A sentence of running text (or of a comment in code), or a whole table row. */
   kind: 'sentence' | 'row';
   /** Index of the block (paragraph, list item, row) it belongs to: windows stay within one. */
   block: number;
@@ -231,6 +232,22 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
         block,
         context: contextAt(n),
       });
+      return;
+    }
+    if (role === 'k') {
+      for (const group of codeComments(segments, norm, s, end)) {
+        block++;
+        for (const line of group) {
+          for (const sentence of splitSentences(norm.text.slice(line.start, line.end))) {
+            units.push({
+              span: { start: line.start + sentence.start, end: line.start + sentence.end },
+              kind: 'sentence',
+              block,
+              context: contextAt(n),
+            });
+          }
+        }
+      }
       return;
     }
     if (role !== 't' && !(role === 'x' && !dropChrome)) return;

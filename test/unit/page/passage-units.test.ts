@@ -23,7 +23,7 @@ function page(nodes: { text: string; role: string; row?: number; context?: numbe
 }
 
 describe('passage units', () => {
-  it('are sentences of running text, each block apart; headings and code are none', () => {
+  it('are sentences of running text, each block apart; headings and code statements are none', () => {
     const units = page([
       { text: 'Pool options', role: 'h', context: 1 },
       { text: 'The pool opens ten sockets. It closes idle ones.', role: 't', context: 1 },
@@ -35,6 +35,33 @@ describe('passage units', () => {
       { text: 'it closes idle ones.', kind: 'sentence', block: 1, context: 'Pool options' },
       { text: 'maxredirections - default 3.', kind: 'sentence', block: 2, context: 'Pool options' },
     ]);
+  });
+
+  it('take the comments of code that read as prose, without their markers, and no code', () => {
+    const code = [
+      'const options = {',
+      '  proxies: [ // The chain order is the order in the proxies array, meaning the last proxy connects.',
+      "    { host: '10.0.0.1', port: 1080 }, // ipv4 or hostname",
+      '  ],',
+      '  // The timeout is given in milliseconds and',
+      '  // applies to each proxy of the chain.',
+      '  // console.log(options.timeout);',
+      '};',
+      '/* Retries are off by default:',
+      ' * set retries to enable them. */',
+      '# Installs the package globally for every user',
+      "fetch('https://example.com/a//b');",
+    ].join('\n');
+    const units = page([{ text: code, role: 'k', context: 1 }]);
+    expect(units.map((u) => [u.text, u.block])).toEqual([
+      ['the chain order is the order in the proxies array, meaning the last proxy connects.', 1],
+      ['the timeout is given in milliseconds and', 2],
+      ['applies to each proxy of the chain.', 2],
+      ['retries are off by default:', 3],
+      ['set retries to enable them.', 3],
+      ['installs the package globally for every user', 4],
+    ]);
+    expect(units.every((u) => u.kind === 'sentence' && u.context === 'Pool options')).toBe(true);
   });
 
   it('make one unit of a table row under its header; the header row is none', () => {
