@@ -63,9 +63,44 @@ export function resolveUrl(src: string, baseUrl: string | null): string {
   }
 }
 
+/** Inline elements that name what a reference entry is about: `<b>max</b><code>_.max(list)</code>`. */
+const LABEL_TAGS = new Set(['B', 'STRONG', 'CODE', 'DFN', 'TT', 'KBD', 'VAR', 'SAMP']);
+
+/** Longest label made a heading; a longer run of bold text is prose. */
+const MAX_LABEL_CHARS = 200;
+
+/**
+ * The label line a block opens with, when it has one: label elements with only whitespace between
+ * them, then a `<br>` (the signature line of a reference entry). Returns the label's text, its
+ * elements joined by spaces (`max _.max(list)`, not `max_.max(list)`), and the `<br>`.
+ */
+function labelLine(el: Element): { text: string; br: Node } | null {
+  const parts: string[] = [];
+  for (const child of Array.from(el.childNodes)) {
+    if (child.nodeType === 3) {
+      if ((child.textContent ?? '').trim()) return null;
+      continue;
+    }
+    if (child.nodeType !== 1) continue;
+    const tag = (child as Element).tagName.toUpperCase();
+    if (tag === 'BR') {
+      const text = parts.join(' ').replace(/\s+/g, ' ').trim();
+      return text && text.length <= MAX_LABEL_CHARS ? { text, br: child } : null;
+    }
+    if (!LABEL_TAGS.has(tag)) return null;
+    parts.push(child.textContent ?? '');
+  }
+  return null;
+}
+
+/** Level given to the headings a reference entry's term or label line becomes: below any `h6`. */
+const LABEL_LEVEL = 7;
+
 /**
  * Walks an element tree into blocks: headings, paragraphs (any run of inline content between block
- * elements) and images with their `width`/`height` attributes.
+ * elements) and images with their `width`/`height` attributes. A reference entry's term (`<dt>`)
+ * or label line (`<p><b>max</b><code>_.max(list)</code><br>Returns...`) becomes the innermost
+ * heading of the text under it, so each passage of its description is known to be about it.
  *
  * @param root - The element whose content to read.
  * @param baseUrl - Resolves relative image URLs.
@@ -115,8 +150,26 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
       } else if (tag === 'PRE') {
         const text = (el.textContent ?? '').trim();
         if (text) blocks.push({ kind: 'paragraph', text });
+      } else if (tag === 'DT' && !el.querySelector('p, div, ul, ol, table, pre')) {
+        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if (text.length > MAX_LABEL_CHARS) walk(el);
+        else if (text) blocks.push({ kind: 'heading', level: LABEL_LEVEL, text });
+        flush();
       } else {
-        walk(el);
+        const label = labelLine(el);
+        if (label) {
+          blocks.push({ kind: 'heading', level: LABEL_LEVEL, text: label.text });
+          let after = label.br.nextSibling;
+          const rest = el.ownerDocument.createElement('div');
+          while (after) {
+            const next = after.nextSibling;
+            rest.appendChild(after.cloneNode(true));
+            after = next;
+          }
+          walk(rest);
+        } else {
+          walk(el);
+        }
         flush();
       }
     }

@@ -1,0 +1,49 @@
+// Reference pages: an entry's term or signature line heads the description under it, so every
+// passage of the description is known to be about it.
+import { describe, expect, it } from 'vitest';
+import { readHtml } from '../../../src/server/engines/index/formats/html.js';
+
+const blocksOf = (body: string) =>
+  readHtml(`<html><head><title>T</title></head><body>${body}</body></html>`, {
+    baseUrl: null,
+    readability: false,
+  }).blocks;
+
+describe('readHtml on reference entries', () => {
+  it('makes a signature line (labels, then <br>) the heading of its description, labels spaced', () => {
+    expect(
+      blocksOf(
+        '<h2>Collections</h2><p id="max"><b class="header">max</b><code>_.max(list, [iteratee])</code><br>' +
+          'Returns the maximum value in <b>list</b>. <i>-Infinity</i> is returned if <b>list</b> is empty.</p>',
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 2, text: 'Collections' },
+      { kind: 'heading', level: 7, text: 'max _.max(list, [iteratee])' },
+      {
+        kind: 'paragraph',
+        text: 'Returns the maximum value in list. -Infinity is returned if list is empty.',
+      },
+    ]);
+  });
+
+  it("makes a definition list's term the heading of its definition", () => {
+    expect(
+      blocksOf(
+        '<dl><dt><code>trim</code></dt><dd><p>Removes leading and trailing spaces.</p></dd></dl>',
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 7, text: 'trim' },
+      { kind: 'paragraph', text: 'Removes leading and trailing spaces.' },
+    ]);
+  });
+
+  it('leaves a bold lead-in without a line break, and text before the labels, as prose', () => {
+    expect(blocksOf('<p><b>Note:</b> the cache is per process.</p>')).toEqual([
+      { kind: 'paragraph', text: 'Note: the cache is per process.' },
+    ]);
+    expect(blocksOf('<p>See <code>close()</code><br>for details.</p>')).toEqual([
+      { kind: 'paragraph', text: 'See close()' },
+      { kind: 'paragraph', text: 'for details.' },
+    ]);
+  });
+});
