@@ -154,6 +154,14 @@ export function extractQuantities(text: string): Quantity[] {
     }
     raws.push({ start, end, value, high, bound });
   }
+  // JavaScript's infinities ("-Infinity is returned"), signed like digits.
+  for (const m of text.matchAll(/(?<![\w.$-])(-|−)?Infinity\b/g)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (!free(start, end)) continue;
+    const value = m[1] ? -Infinity : Infinity;
+    raws.push({ start, end, value, high: value, bound: null });
+  }
   for (const m of text.matchAll(WORD_NUMBER)) {
     let body = m[0].replace(/[\s-]+$/, '');
     let start = m.index;
@@ -329,6 +337,11 @@ export function comparable(a: Quantity, b: Quantity): boolean {
   if ((a.kind === 'version' && bare(b)) || (b.kind === 'version' && bare(a))) return true;
   if (a.kind !== b.kind) return false;
   if (a.kind !== 'number') return true;
+  // An infinity is a setting's value ("Default: Infinity"): it answers a written value, not a
+  // count in words ("one more origin").
+  const written = (q: Quantity): boolean => /\d|infinit|unlimited|unbounded|limit/i.test(q.text);
+  if ((!Number.isFinite(a.value) || !Number.isFinite(b.value)) && !(written(a) && written(b)))
+    return false;
   if (a.dim === b.dim) return true;
   // A bare number stands for any count ("3" vs "three times"), not for a measure with a unit.
   const count = (d: string): boolean => d === 'count' || d.startsWith('count:');

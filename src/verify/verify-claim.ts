@@ -85,6 +85,10 @@ export const CLAIM_DEFAULTS = {
   minRelatedCoverage: 0.5,
 } as const;
 
+/** True when the clause of token `i` holds an odd number of negation cues. */
+const clauseNegated = (tokens: Analysis['tokens'], i: number): boolean =>
+  tokens.filter((x) => x.clause === tokens[i]!.clause && x.cue).length % 2 === 1;
+
 /**
  * Decides whether `passage` supports `claim`. Numbers are compared with their units and bounds
  * (`30 s` = `30000 ms`, `up to three` = `at most 3`), dates and versions part by part; polarity
@@ -138,8 +142,25 @@ export function verifyClaim(
   // with another ("can be overridden" / "this may not be overridden by passing an option").
   const polarity = clauses.length > 0 ? clauses : predicateConflicts(c, p);
   // With the negations agreeing, a word whose antonym the page negates is stated ("optional" /
-  // "not required").
-  if (polarity.length === 0) for (const i of opposed) matched.add(i);
+  // "not required"); one whose antonym the page states plainly ("the first proxy" / "the last
+  // proxy") is not.
+  // An antonym the claim names too ("v10 or newer; for older versions"), or in a comparison
+  // (judged as one), is no evidence either way.
+  if (polarity.length === 0) {
+    for (const i of opposed) {
+      const t = c.tokens[i]!;
+      const negatedHere = clauseNegated(c.tokens, i);
+      const explained = p.tokens.some(
+        (x, j) =>
+          x.content &&
+          areAntonyms(t, x) &&
+          (clauseNegated(p.tokens, j) !== negatedHere ||
+            p.comparatives.some((k) => k.at === j) ||
+            c.tokens.some((y, k) => k !== i && y.content && related(y, x))),
+      );
+      if (explained || c.comparatives.some((k) => k.at === i)) matched.add(i);
+    }
+  }
   const conflicts = [
     ...quantities.conflicts,
     ...polarity,
@@ -213,7 +234,13 @@ export function verifyClaim(
   // So is a place in an order ("the first proxy in the array", "the last argument").
   for (const i of words) {
     const t = c.tokens[i]!;
-    if (matched.has(i) || opposed.has(i)) continue;
+    if (matched.has(i)) continue;
+    // Any word whose opposite the page states plainly ("max excluded" / "inclusive", "the first
+    // proxy" / "the last proxy") in a clause the polarity check did not pair.
+    if (opposed.has(i)) {
+      missing.push(t.text);
+      continue;
+    }
     if (!(valueAdjective(t) && isPredicate(c.tokens, i)) && !isPosition(c.tokens, i)) continue;
     // Stated inside another word all the same ("non-idempotent", "thread-safe").
     if (pageNorm.includes(t.lower)) continue;

@@ -51,10 +51,13 @@ const PREFIXES = ['un', 'non', 'non-', 'dis', 'in', 'im', 'il', 'ir', 'de'];
 
 /**
  * Opposites of software prose that WordNet does not pair: what a program does with an input
- * ("comments are ignored" / "included"), keeps or throws away, and how it runs.
+ * ("comments are ignored" / "included"), what a range holds ("max excluded" / "inclusive"), keeps
+ * or throws away, and how it runs.
  */
 const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   ['include', 'ignore'],
+  ['inclusive', 'exclude'],
+  ['exclusive', 'include'],
   ['keep', 'discard'],
   ['keep', 'drop'],
   ['retain', 'discard'],

@@ -331,3 +331,34 @@ describe('verifyClaim: places in an order and values in their slots', () => {
     expectSupported('The connect timeout is 10 seconds by default.', timeouts);
   });
 });
+
+describe('verifyClaim: opposites stated plainly and infinities', () => {
+  it("needs a word whose opposite the page states plainly stated itself, unless the claim's clause negates it", () => {
+    const page = 'Returns a random integer between min and max, inclusive.';
+    expect(
+      verdictOf(
+        '_.random gives back an integer between min and max, with max itself excluded.',
+        page,
+      ),
+    ).not.toBe('supported');
+    expectSupported('It returns a random integer between min and max, inclusive of both.', page);
+    expectSupported(
+      'Deleting a cache does not make its cached responses unusable.',
+      'If a cache is deleted, the cached responses can still be used.',
+    );
+  });
+
+  it('reads a signed Infinity as a value, compared with written values only', () => {
+    expectConflict(
+      'When the list is empty, _.min returns -Infinity.',
+      'Infinity is returned by _.min if list is empty.',
+      'number',
+      { claim: '-Infinity', page: 'Infinity' },
+    );
+    const page = 'maxOrigins (optional) - Default: Infinity - Limits the number of origins.';
+    expectConflict('By default maxOrigins is 100.', page, 'number');
+    expect(
+      verifyClaim('Past the maxOrigins limit, one more origin is refused.', page).conflicts,
+    ).toEqual([]);
+  });
+});
