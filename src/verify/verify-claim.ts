@@ -8,6 +8,7 @@ import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
+import { orderConflicts } from './orders.js';
 import { polarityConflicts } from './polarity.js';
 import { isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
@@ -165,6 +166,7 @@ export function verifyClaim(
     ...quantities.conflicts,
     ...polarity,
     ...comparativeConflicts(c, p),
+    ...orderConflicts(c, p),
     ...particleConflicts(c, p),
     ...terms.conflicts,
     ...settingConflicts(c.text, p.text),

@@ -1,0 +1,181 @@
+/**
+ * Orders between two things: which wins ("user mappings are used in preference to the default
+ * ones", "(1) escape, (2) interpolate, (3) evaluate") and which comes first ("from least recently
+ * used to most recently used"). A claim that puts the same two things the other way round states
+ * the opposite fact, in words no polarity or comparison check sees.
+ */
+import type { Analysis } from './analyze.js';
+import type { Conflict } from './verify-claim.js';
+
+/** What an order says: one thing wins over another, or comes before it. */
+type OrderKind = 'precedence' | 'sequence';
+
+/** Two things in order: `first` wins over (or comes before) `second`. */
+interface Ordered {
+  kind: OrderKind;
+  first: string;
+  second: string;
+}
+
+/** Longest phrase, in words, taken for either side of an order. */
+const MAX_WORDS = 6;
+
+/** Words that end a phrase read outwards from an order's verb. */
+const BOUNDARY = new Set(
+  (
+    'that which who when whenever if unless and but or so then because while where since ' +
+    'is are was were be been will would can could should must may might does do'
+  ).split(' '),
+);
+
+/** Words of a phrase that say nothing of which thing it is. */
+const FILLER = new Set(
+  'the a an your its their his her our this that these those one ones any each from'.split(' '),
+);
+
+/**
+ * Verbs of precedence, with the side that wins: `before` when the thing before the verb wins ("X
+ * takes precedence over Y"), `after` when the thing after it does ("X is overridden by Y").
+ */
+const PRECEDENCE: readonly { re: RegExp; winner: 'before' | 'after' }[] = [
+  {
+    re: /\b(?:takes?|taking|took|has|have|having|gets?|is given|are given) (?:a |the )?(?:higher |highest )?(?:precedence|priority|preference) over\b/g,
+    winner: 'before',
+  },
+  { re: /\b(?:wins?|winning|won|prevails?) over\b/g, winner: 'before' },
+  {
+    re: /\b(?:is|are) (?:used|preferred|chosen|picked|applied|tried) (?:in preference to|over|rather than|instead of|before)\b/g,
+    winner: 'before',
+  },
+  { re: /\b(?:overrides?|overriding|supersedes?|superseding|trumps?)\b/g, winner: 'before' },
+  { re: /\b(?:is|are) (?:overridden|superseded|replaced) by\b/g, winner: 'after' },
+];
+
+/** The phrase read backwards from `at` to a clause boundary (at most {@link MAX_WORDS} words). */
+function phraseBefore(text: string, at: number): string {
+  const head =
+    text
+      .slice(0, at)
+      .split(/[,;:.!?()]/u)
+      .at(-1) ?? '';
+  const words = head.trim().split(/\s+/).filter(Boolean);
+  const out: string[] = [];
+  for (let i = words.length - 1; i >= 0 && out.length < MAX_WORDS; i--) {
+    if (BOUNDARY.has(words[i]!)) break;
+    out.unshift(words[i]!);
+  }
+  return out.join(' ');
+}
+
+/** The phrase read forwards from `at` to a clause boundary (at most {@link MAX_WORDS} words). */
+function phraseAfter(text: string, at: number): string {
+  const tail = text.slice(at).split(/[,;:!?()]|\.(?=\s|$)/u)[0] ?? '';
+  const words = tail.trim().split(/\s+/).filter(Boolean);
+  const out: string[] = [];
+  for (const w of words) {
+    if (out.length >= MAX_WORDS || BOUNDARY.has(w)) break;
+    out.push(w);
+  }
+  return out.join(' ');
+}
+
+/** The orders a text states, phrases in lower case. */
+export function ordersOf(text: string): Ordered[] {
+  const lower = text.toLowerCase();
+  const out: Ordered[] = [];
+  const add = (kind: OrderKind, first: string, second: string): void => {
+    if (words(first).length > 0 && words(second).length > 0) out.push({ kind, first, second });
+  };
+  for (const { re, winner } of PRECEDENCE) {
+    for (const m of lower.matchAll(re)) {
+      const before = phraseBefore(lower, m.index);
+      const after = phraseAfter(lower, m.index + m[0].length);
+      if (winner === 'before') add('precedence', before, after);
+      else add('precedence', after, before);
+    }
+  }
+  // "from X to Y", "starting with X and ending with Y".
+  for (const m of lower.matchAll(
+    /\b(?:from|starting (?:with|from|at)) ((?:[\p{L}\p{N}_.$-]+ ){0,5}?[\p{L}\p{N}_.$-]+),? (?:and )?(?:to|ending (?:with|at)) ((?:[\p{L}\p{N}_.$-]+ ?){1,6})/gu,
+  )) {
+    add('sequence', m[1]!, phraseAfter(m[2]!, 0));
+  }
+  // "converts X into Y", "turns X to Y".
+  for (const m of lower.matchAll(
+    /\b(?:turns?|turning|turned|converts?|converting|converted|transforms?|transforming|transformed|translates?|translating|translated|changes?|changing|changed) ((?:[\p{L}\p{N}_.$-]+ ){0,5}?[\p{L}\p{N}_.$-]+),? (?:in)?to ((?:[\p{L}\p{N}_.$-]+ ?){1,6})/gu,
+  )) {
+    add('sequence', m[1]!, phraseAfter(m[2]!, 0));
+  }
+  // Numbered lists: "(1) escape, (2) interpolate, (3) evaluate"; under a word of priority they rank.
+  for (const m of lower.matchAll(
+    /\(1\)\s*([^(]+?)[,;]?\s*(?:and\s+)?\(2\)\s*([^(]+?)(?:[,;]?\s*(?:and\s+)?\(3\)\s*([^(.;]+))?(?=[.;]|$|\s*\(4\))/gu,
+  )) {
+    const kind: OrderKind = /priority|precedence|preference/.test(
+      lower.slice(Math.max(0, m.index - 80), m.index),
+    )
+      ? 'precedence'
+      : 'sequence';
+    const items = [m[1], m[2], m[3]]
+      .filter((x): x is string => x !== undefined)
+      .map((x) => x.trim());
+    for (let i = 0; i < items.length; i++)
+      for (let j = i + 1; j < items.length; j++) add(kind, items[i]!, items[j]!);
+  }
+  return out;
+}
+
+/** The words of a phrase that tell it apart, reduced to a stem (first five letters). */
+function words(phrase: string): string[] {
+  return (phrase.match(/[\p{L}\p{N}_$]+/gu) ?? [])
+    .filter((w) => !FILLER.has(w))
+    .map((w) => (w.length > 5 ? w.slice(0, 5) : w));
+}
+
+const shared = (xs: readonly string[], ys: ReadonlySet<string>): number =>
+  xs.filter((x) => ys.has(x)).length;
+
+/** How firmly two sides match: both (2), or one with nothing matching the other way (1). */
+const strength = (x: readonly number[], y: readonly number[]): number =>
+  x[0]! > 0 && x[1]! > 0 ? 2 : x[0]! + x[1]! > 0 && y[0]! + y[1]! === 0 ? 1 : 0;
+
+/**
+ * Orders the claim states the other way round from the page: the claim's first thing shares the
+ * words that set the page's second apart, and its second those of the page's first ("the default
+ * mappings take precedence over your own" / "user-defined mappings are used in preference to the
+ * default mappings").
+ */
+export function orderConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const theirs = ordersOf(page.text);
+  if (theirs.length === 0) return [];
+  const conflicts: Conflict[] = [];
+  for (const c of ordersOf(claim.text)) {
+    const cf = words(c.first);
+    const cs = words(c.second);
+    // Per page order: both sides matched (strong), or one side and nothing the other way (weak).
+    let agreed = 0;
+    let reversed: Ordered | undefined;
+    let reversedAt = 0;
+    for (const p of theirs) {
+      if (p.kind !== c.kind) continue;
+      const pf = new Set(words(p.first));
+      const ps = new Set(words(p.second));
+      const onlyFirst = new Set([...pf].filter((w) => !ps.has(w)));
+      const onlySecond = new Set([...ps].filter((w) => !pf.has(w)));
+      const fwd = [shared(cf, onlyFirst), shared(cs, onlySecond)];
+      const rev = [shared(cf, onlySecond), shared(cs, onlyFirst)];
+      agreed = Math.max(agreed, strength(fwd, rev));
+      const r = strength(rev, fwd);
+      if (r > reversedAt) [reversed, reversedAt] = [p, r];
+    }
+    // A page order the same way, as firmly matched, outweighs one the other way: that one may
+    // order other things in those words.
+    if (reversed && reversedAt > agreed) {
+      conflicts.push({
+        kind: 'comparative',
+        claim: `${c.first} before ${c.second}`,
+        page: `${reversed.first} before ${reversed.second}`,
+      });
+    }
+  }
+  return conflicts;
+}

@@ -1,0 +1,81 @@
+// Orders between two things: which wins, which comes first, what becomes what.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze, verifyClaim } from '../../../src/verify/index.js';
+import { ordersOf } from '../../../src/verify/orders.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+describe('ordersOf', () => {
+  it('reads precedence verbs, passives, ranges and numbered priority lists', () => {
+    expect(
+      ordersOf('User-defined style mappings are used in preference to the default style mappings.'),
+    ).toEqual([
+      {
+        kind: 'precedence',
+        first: 'user-defined style mappings',
+        second: 'the default style mappings',
+      },
+    ]);
+    expect(ordersOf('The option is overridden by the environment variable.')).toEqual([
+      { kind: 'precedence', first: 'the environment variable', second: 'the option' },
+    ]);
+    expect(ordersOf('Keys come in order from least recently used to most recently used.')).toEqual([
+      { kind: 'sequence', first: 'least recently used', second: 'most recently used' },
+    ]);
+    expect(
+      ordersOf(
+        'They apply in this order of priority: (1) escape, (2) interpolate, (3) evaluate.',
+      ).map((o) => [o.kind, o.first, o.second]),
+    ).toEqual([
+      ['precedence', 'escape', 'interpolate'],
+      ['precedence', 'escape', 'evaluate'],
+      ['precedence', 'interpolate', 'evaluate'],
+    ]);
+  });
+});
+
+describe('verifyClaim: orders the other way round', () => {
+  it('contradicts a precedence or a sequence put the other way round, and supports it kept', () => {
+    const page =
+      'User-defined style mappings are used in preference to the default style mappings.';
+    expectConflict(
+      'The default style mappings take precedence over your own style mappings.',
+      page,
+      'comparative',
+    );
+    expect(
+      verifyClaim('Your own style mappings take precedence over the default style mappings.', page)
+        .conflicts,
+    ).toEqual([]);
+    const keys =
+      'Return a generator yielding the keys in the cache, in order from least recently used to most recently used.';
+    expect(
+      verifyClaim(
+        'keys() yields the keys starting with the most recently used one and ending with the least recently used.',
+        keys,
+      ).verdict,
+    ).not.toBe('supported');
+    expectSupported(
+      'The generator yields the keys in the cache from least recently used to most recently used.',
+      keys,
+    );
+    expectConflict('It converts YAML into JSON.', 'It converts from JSON to YAML.', 'comparative');
+  });
+
+  it('ranks the items of a numbered priority list', () => {
+    const page =
+      'If a template matches several regexes, the first applies by this order of priority: (1) escape, (2) interpolate, (3) evaluate.';
+    expectConflict(
+      'If a template matches several regexes, evaluate wins over interpolate.',
+      page,
+      'comparative',
+    );
+    expect(
+      verifyClaim('If a template matches several regexes, escape wins over evaluate.', page)
+        .conflicts,
+    ).toEqual([]);
+  });
+});
