@@ -61,6 +61,11 @@ export interface Analysis {
   comparatives: Comparative[];
 }
 
+/** Nouns of compound prepositions: "in favour of", "in place of", "with regard to". */
+const PREPOSITION_NOUNS = new Set(
+  'favour favor terms place spite lieu behalf addition respect regard'.split(' '),
+);
+
 let nlp: WinkMethods | undefined;
 const engine = (): WinkMethods => (nlp ??= winkNLP(model));
 
@@ -260,6 +265,16 @@ export function analyze(text: string): Analysis {
     if (content && pos !== 'ADV') pending = 0;
     const stem = (stems[i] ?? lower).toLowerCase();
     tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause });
+  });
+  // The noun of a compound preposition ("in favour of", "in terms of", "with respect to") names
+  // nothing of the sentence.
+  tokens.forEach((t, i) => {
+    if (
+      PREPOSITION_NOUNS.has(t.lower) &&
+      /^(?:in|on|with|by)$/.test(tokens[i - 1]?.lower ?? '') &&
+      /^(?:of|to)$/.test(tokens[i + 1]?.lower ?? '')
+    )
+      t.content = false;
   });
   // wink splits snake_case identifiers at "_" ("UND_ERR_REQ_RETRY" -> und _ err _ req _ retry): the
   // pieces are no words of the sentence (the identifier is a key term, compared as a whole).

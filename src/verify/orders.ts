@@ -179,3 +179,14 @@ export function orderConflicts(claim: Analysis, page: Analysis): Conflict[] {
   }
   return conflicts;
 }
+
+/**
+ * Precedences the claim states where the passage ranks nothing: which of two things wins is a
+ * fact of its own, not stated by a passage that only names them ("the default mappings take
+ * precedence over yours" / "to stop using the default mappings, set ...").
+ */
+export function unstatedOrders(claim: Analysis, page: Analysis): string[] {
+  const mine = ordersOf(claim.text).filter((o) => o.kind === 'precedence');
+  if (mine.length === 0 || ordersOf(page.text).some((o) => o.kind === 'precedence')) return [];
+  return mine.map((o) => `${o.first} over ${o.second}`);
+}

@@ -8,11 +8,11 @@ import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
-import { orderConflicts } from './orders.js';
+import { orderConflicts, unstatedOrders } from './orders.js';
 import { polarityConflicts } from './polarity.js';
 import { isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
-import { settingConflicts } from './settings.js';
+import { settingConflicts, unstatedSettings } from './settings.js';
 import { slotSwaps } from './slots.js';
 import { areAntonyms, hasTerm, isPosition, norm, related, valueAdjective } from './words.js';
 
@@ -171,7 +171,13 @@ export function verifyClaim(
     ...terms.conflicts,
     ...settingConflicts(c.text, p.text),
   ];
-  const missing = [...terms.missing, ...quantities.missing, ...unstatedComparisons(c, p)];
+  const missing = [
+    ...terms.missing,
+    ...quantities.missing,
+    ...unstatedComparisons(c, p),
+    ...unstatedSettings(c.text, p.text),
+    ...unstatedOrders(c, p),
+  ];
   // An ordinary word in another's place is a swapped fact, unless the passage states the claim's
   // word elsewhere: then the sentences may be put differently ("proxy variables" / "the proxy
   // ... environment variables"), and the word is only not stated where the claim puts it.

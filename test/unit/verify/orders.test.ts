@@ -79,3 +79,14 @@ describe('verifyClaim: orders the other way round', () => {
     ).toEqual([]);
   });
 });
+
+describe('verifyClaim: a precedence the passage does not rank', () => {
+  it('does not support which of two things wins from a passage that only names them', () => {
+    expect(
+      verifyClaim(
+        'The default style mappings take precedence over your own style mappings.',
+        'To stop using the default style mappings altogether, set includeDefaultStyleMap to false.',
+      ).verdict,
+    ).not.toBe('supported');
+  });
+});

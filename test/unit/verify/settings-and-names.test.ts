@@ -362,3 +362,32 @@ describe('verifyClaim: opposites stated plainly and infinities', () => {
     ).toEqual([]);
   });
 });
+
+describe('verifyClaim: compound prepositions', () => {
+  it('takes no word of "in favour of" or "with respect to" for a fact to align', () => {
+    expectSupported(
+      'insertLeft has been deprecated since 0.17 in favour of appendLeft.',
+      'insertLeft(index, content): Deprecated since 0.17 – use appendLeft(index, content) instead.',
+    );
+    expect(
+      analyze('Sizes are given with respect to the viewport.').tokens.find(
+        (t) => t.lower === 'respect',
+      )?.content,
+    ).toBe(false);
+  });
+});
+
+describe('verifyClaim: a switch default the passage says nothing of', () => {
+  it('does not support a default from a passage without one, and reads defaults stated other ways', () => {
+    expect(
+      verdictOf(
+        'With open(), autoClose is off unless you turn it on.',
+        'See open() for the meaning of the options and callback. The autoClose option is ignored for this method.',
+      ),
+    ).not.toBe('supported');
+    expectSupported(
+      'autoClose is on by default.',
+      'autoClose (default true) closes the file when the last entry is read.',
+    );
+  });
+});
