@@ -267,7 +267,43 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
     start = i + 1;
   }
   closeRun(norm.text.length);
+  linkAnaphora(segments, norm, units);
   return { segments, norm, units };
+}
+
+/** Longest text of a previous sentence added to a context. */
+const MAX_ANTECEDENT_CHARS = 200;
+
+/**
+ * A paragraph that opens by referring back ("The extension is disabled by default", "It", "This")
+ * is about what the paragraph before named ("ws supports the permessage-deflate extension"): its
+ * sentences get that paragraph's last sentence as context, so a claim naming the thing finds it
+ * stated. "The X" refers back only when the sentence before names X; both paragraphs must stand
+ * under one heading.
+ */
+function linkAnaphora(segments: TextSegments, norm: NormalizedText, units: PassageUnit[]): void {
+  for (let i = 1; i < units.length; i++) {
+    const unit = units[i]!;
+    const before = units[i - 1]!;
+    if (unit.kind !== 'sentence' || before.kind !== 'sentence') continue;
+    if (unit.block === before.block || unit.context !== before.context) continue;
+    const opening = /^(?:(?:it|this|these|they|such)\b|the ([\p{L}][\p{L}-]+))/u.exec(
+      norm.text.slice(unit.span.start, unit.span.end),
+    );
+    if (!opening) continue;
+    const previous = norm.text.slice(before.span.start, before.span.end);
+    // The noun is letters and hyphens: nothing in it to escape.
+    if (opening[1] && !new RegExp(`(?<![\\p{L}])${opening[1]}(?![\\p{L}])`, 'u').test(previous))
+      continue;
+    const antecedent = rawText(segments, toRange(norm, segments, before.span)).slice(
+      0,
+      MAX_ANTECEDENT_CHARS,
+    );
+    const context = `${unit.context} ${antecedent}`.trim();
+    for (let k = i; k < units.length && units[k]!.block === unit.block; k++) {
+      units[k]!.context = context;
+    }
+  }
 }
 
 function trimEnd(text: string, end: number): number {
@@ -326,14 +362,17 @@ export function chunksOf(
  * The `max` chunks sharing most of the claim's words, each word weighted by how rare it is among
  * the chunks (IDF), in page order; all of them when there are no more than `max`.
  */
-export function preselect<T extends { text: string }>(
+export function preselect<T extends { text: string; context?: string }>(
   chunks: T[],
   claim: string,
   max: number,
 ): T[] {
   if (chunks.length <= max) return chunks;
   const wanted = new Set(contentWords(normalizeText(claim)));
-  const words = chunks.map((c) => new Set(contentWords(normalizeText(c.text))));
+  // What a chunk stands under counts: its heading, its entry's label, the thing it refers back to.
+  const words = chunks.map(
+    (c) => new Set(contentWords(normalizeText(`${c.context ?? ''} ${c.text}`))),
+  );
   const df = new Map<string, number>();
   for (const set of words) for (const w of set) if (wanted.has(w)) df.set(w, (df.get(w) ?? 0) + 1);
   const score = words.map((set) => {

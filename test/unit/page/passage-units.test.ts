@@ -64,6 +64,25 @@ describe('passage units', () => {
     expect(units.every((u) => u.kind === 'sentence' && u.context === 'Pool options')).toBe(true);
   });
 
+  it('give a paragraph that refers back the sentence before as context, under one heading', () => {
+    const units = page([
+      { text: 'ws supports the permessage-deflate extension.', role: 't', context: 1 },
+      { text: 'The extension is off by default. It adds overhead.', role: 't', context: 1 },
+      { text: 'The client connects lazily.', role: 't', context: 1 },
+      { text: 'It retries twice.', role: 't', context: 2 },
+    ]);
+    const antecedent = 'Pool options ws supports the permessage-deflate extension.';
+    expect(units.map((u) => u.context)).toEqual([
+      'Pool options',
+      antecedent,
+      antecedent,
+      // "The client": the sentence before names no client.
+      'Pool options',
+      // Another heading: nothing to refer back to.
+      'Option | Default',
+    ]);
+  });
+
   it('make one unit of a table row under its header; the header row is none', () => {
     const units = page([
       { text: 'Option', role: 'H', row: 0, context: 2 },
