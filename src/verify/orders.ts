@@ -51,16 +51,30 @@ const PRECEDENCE: readonly { re: RegExp; winner: 'before' | 'after' }[] = [
   { re: /\b(?:is|are) (?:overridden|superseded|replaced) by\b/g, winner: 'after' },
 ];
 
-/** The phrase read backwards from `at` to a clause boundary (at most {@link MAX_WORDS} words). */
-function phraseBefore(text: string, at: number): string {
+/** Words of the verb group before an order's verb ("the last source will always override"). */
+const VERB_GROUP = new Set(
+  'will would can could may might should must does do did is are always also still then'.split(' '),
+);
+
+/**
+ * The phrase read backwards from `at` to a clause boundary (at most {@link MAX_WORDS} words),
+ * past the verb group; `null` when the verb is negated ("does not override").
+ */
+function phraseBefore(text: string, at: number): string | null {
   const head =
     text
       .slice(0, at)
       .split(/[,;:.!?()]/u)
       .at(-1) ?? '';
   const words = head.trim().split(/\s+/).filter(Boolean);
+  let i = words.length - 1;
+  for (; i >= 0; i--) {
+    const w = words[i]!;
+    if (/^(?:not|never|no|cannot|can't|won't|doesn't|don't|isn't|aren't)$/.test(w)) return null;
+    if (!VERB_GROUP.has(w)) break;
+  }
   const out: string[] = [];
-  for (let i = words.length - 1; i >= 0 && out.length < MAX_WORDS; i--) {
+  for (; i >= 0 && out.length < MAX_WORDS; i--) {
     if (BOUNDARY.has(words[i]!)) break;
     out.unshift(words[i]!);
   }
@@ -89,6 +103,7 @@ export function ordersOf(text: string): Ordered[] {
   for (const { re, winner } of PRECEDENCE) {
     for (const m of lower.matchAll(re)) {
       const before = phraseBefore(lower, m.index);
+      if (before === null) continue;
       const after = phraseAfter(lower, m.index + m[0].length);
       if (winner === 'before') add('precedence', before, after);
       else add('precedence', after, before);

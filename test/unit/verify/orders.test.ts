@@ -19,6 +19,10 @@ describe('ordersOf', () => {
         second: 'the default style mappings',
       },
     ]);
+    expect(ordersOf('So the last source will override properties of the same name.')).toEqual([
+      { kind: 'precedence', first: 'the last source', second: 'properties of the same name' },
+    ]);
+    expect(ordersOf('The option does not override the environment variable.')).toEqual([]);
     expect(ordersOf('The option is overridden by the environment variable.')).toEqual([
       { kind: 'precedence', first: 'the environment variable', second: 'the option' },
     ]);
