@@ -266,6 +266,18 @@ export function analyze(text: string): Analysis {
     const stem = (stems[i] ?? lower).toLowerCase();
     tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause });
   });
+  // "turned off" says "disabled", "switch it on" says "enable": the particle carries the meaning.
+  tokens.forEach((t, i) => {
+    if (t.lemma !== 'turn' && t.lemma !== 'switch') return;
+    const gap = /^(?:it|them|this|that)$/.test(tokens[i + 1]?.lower ?? '') ? 2 : 1;
+    const particle = tokens[i + gap];
+    if (particle?.lower !== 'on' && particle?.lower !== 'off') return;
+    t.lemma = particle.lower === 'on' ? 'enable' : 'disable';
+    t.stem = t.lemma.slice(0, -1);
+    t.pos = 'VERB';
+    t.content = true;
+    particle.content = false;
+  });
   // The noun of a compound preposition ("in favour of", "in terms of", "with respect to") names
   // nothing of the sentence.
   tokens.forEach((t, i) => {

@@ -86,6 +86,17 @@ export const CLAIM_DEFAULTS = {
   minRelatedCoverage: 0.5,
 } as const;
 
+/** Nouns that say what kind of thing a name is ("the fetchMethod option"): they name no case. */
+const KINDS = new Set(
+  (
+    'option setting flag parameter argument property field value key variable method function ' +
+    'event header module package class object type'
+  ).split(' '),
+);
+
+/** Words that open a condition clause. */
+const CONDITIONS = new Set(['if', 'when', 'whenever', 'unless']);
+
 /** True when the clause of token `i` holds an odd number of negation cues. */
 const clauseNegated = (tokens: Analysis['tokens'], i: number): boolean =>
   tokens.filter((x) => x.clause === tokens[i]!.clause && x.cue).length % 2 === 1;
@@ -240,9 +251,20 @@ export function verifyClaim(
   // is a fact of its own: a passage that states neither it nor its opposite does not support it.
   // An adjective before a noun only describes ("an executable file", "the total size").
   // So is a place in an order ("the first proxy in the array", "the last argument").
+  // The case a claim's condition names ("when you give createConnection a callback") is part of
+  // what it states: a passage that names no such thing speaks of the general case.
+  const conditions = new Set<number>();
+  c.tokens.forEach((t, k) => {
+    if (!CONDITIONS.has(t.lower)) return;
+    for (let j = k + 1; c.tokens[j]?.clause === t.clause; j++) conditions.add(j);
+  });
   for (const i of words) {
     const t = c.tokens[i]!;
     if (matched.has(i)) continue;
+    if (conditions.has(i) && (t.pos === 'NOUN' || t.pos === 'PROPN') && !KINDS.has(t.lemma)) {
+      missing.push(t.text);
+      continue;
+    }
     // Any word whose opposite the page states plainly ("max excluded" / "inclusive", "the first
     // proxy" / "the last proxy") in a clause the polarity check did not pair.
     if (opposed.has(i)) {

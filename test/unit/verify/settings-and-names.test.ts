@@ -391,3 +391,34 @@ describe('verifyClaim: a switch default the passage says nothing of', () => {
     );
   });
 });
+
+describe('verifyClaim: conditions and switches in phrasal verbs', () => {
+  it('needs the case a condition names stated, not only the general case', () => {
+    const page =
+      'A Promise is returned that is resolved when the connection is established, or rejected when an error occurs.';
+    expect(
+      verdictOf(
+        'When you give createConnection a callback, the returned promise still rejects if an error occurs.',
+        page,
+        'createConnection',
+      ),
+    ).not.toBe('supported');
+    expectSupported(
+      'When the list is empty, _.max returns -Infinity.',
+      '-Infinity is returned by _.max if list is empty.',
+    );
+  });
+
+  it('reads "turned off" as disabled and "switch it on" as enable', () => {
+    const page = 'The console only shows messages if the Verbose log level is enabled.';
+    expectConflict(
+      'The console shows messages even when the Verbose log level is turned off.',
+      page,
+      'antonym',
+    );
+    expectSupported(
+      'The console shows messages only when the Verbose log level is turned on.',
+      page,
+    );
+  });
+});
