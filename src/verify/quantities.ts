@@ -58,6 +58,9 @@ interface Raw {
   bound: Bound | null;
 }
 
+/** Where a placeholder letter of a version puts its part: far above any real part. */
+const PLACEHOLDER = 1_000_000;
+
 /** Finds dates first (their numbers are not measures), then versions, then numbers. */
 export function extractQuantities(text: string): Quantity[] {
   const lower = text.toLowerCase();
@@ -114,6 +117,25 @@ export function extractQuantities(text: string): Quantity[] {
       value: parts[0] ?? 0,
       high: parts[0] ?? 0,
       bound: boundBefore(lower, m.index, end) ?? versionBound(lower, m.index) ?? 'eq',
+      dim: 'version',
+      unit: 'version',
+      parts,
+      start,
+      end,
+    });
+  }
+  // Versions with a placeholder part ("3.Y", "3.Y+1", as policy documents write them): the
+  // letter stands for one unknown number, so "3.Y+1" is above "3.Y" and below "3.Z" is unknown.
+  for (const m of text.matchAll(/(?<![\w.])(\d+)\.([A-Z])(?:\+(\d+))?(?!\w|\.\w)/g)) {
+    const [start, end] = [m.index, m.index + m[0].length];
+    if (!free(start, end)) continue;
+    const parts = [Number(m[1]), PLACEHOLDER * (m[2]!.charCodeAt(0) - 64) + Number(m[3] ?? 0)];
+    push({
+      kind: 'version',
+      text: m[0],
+      value: parts[0]!,
+      high: parts[0]!,
+      bound: boundBefore(lower, start, end) ?? 'eq',
       dim: 'version',
       unit: 'version',
       parts,

@@ -89,16 +89,14 @@ function unitConflicts(claim: string, page: string): Conflict[] {
 
 /**
  * A switch default the claim states where the passage says nothing of a default at all: no stated
- * default, no "default" or "unless", no value word ("autoClose is off unless you turn it on" /
- * "the autoClose option is ignored for this method"). Such a passage does not support it.
+ * default, no "default" or "unless" ("autoClose is off unless you turn it on" / "if the autoClose
+ * option is set to true, ..."). Such a passage does not support it.
  */
 export function unstatedSettings(claim: string, page: string): string[] {
   const mine = statedDefaults(claim);
   if (mine.length === 0 || statedDefaults(page).length > 0) return [];
   const words = new Set(page.toLowerCase().match(/[a-z]+/g) ?? []);
   if (['default', 'defaults', 'defaulted', 'unless'].some((w) => words.has(w))) return [];
-  const values = new RegExp(`^${VALUE}$`);
-  if ([...words].some((w) => values.test(w))) return [];
   return mine.map(([, text]) => text);
 }
 

@@ -422,3 +422,25 @@ describe('verifyClaim: conditions and switches in phrasal verbs', () => {
     );
   });
 });
+
+describe('verifyClaim: versions with a placeholder part', () => {
+  it('compares "3.Y" and "3.Y+1" as versions with their bounds', () => {
+    const page =
+      'The version of the python3 package must be greater than or equal to 3.Y and lower than 3.Y+1.';
+    expectConflict(
+      'The python3 package has to carry a version lower than 3.Y.',
+      page,
+      'comparative',
+    );
+    expectSupported('The python3 package version must be at least 3.Y and below 3.Y+1.', page);
+  });
+
+  it('does not read a switch set in a condition as its default', () => {
+    expect(
+      verdictOf(
+        'With open(), autoClose is off unless you turn it on.',
+        'If the autoClose option is set to true (see open()), this function is called automatically.',
+      ),
+    ).not.toBe('supported');
+  });
+});
