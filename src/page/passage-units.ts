@@ -27,7 +27,10 @@ export interface TextRoles {
   roles: string;
   /** Table row of each node (an index, the same for every cell of a row), -1 outside tables. */
   rows: number[];
-  /** Index into `contexts` of each node's context: its table's header row, or the heading above it. */
+  /**
+   * Index into `contexts` of each node's context: its table's header row, or the headings above
+   * it (each one it nests under).
+   */
   context: number[];
   /** Context texts, whitespace collapsed. */
   contexts: string[];
@@ -116,6 +119,7 @@ export function describeTextInPage(_: null): TextRoles | null {
     return addContext(label, `${contexts[heading]} ${text}`.trim());
   };
   let heading = 0;
+  const chain: { level: number; text: string }[] = [];
   let roles = '';
   const rows: number[] = [];
   const context: number[] = [];
@@ -136,7 +140,17 @@ export function describeTextInPage(_: null): TextRoles | null {
     else if (!h && !cell) ctx = labelled(el, heading);
     else if (h) {
       role = 'h';
-      heading = addContext(h, squash(h.textContent));
+      if (!contextOf.has(h)) {
+        // The headings above it that it nests under: "cookie.parse(str, options) Options decode".
+        const level = Number(
+          /^H([1-6])$/.exec(h.tagName)?.[1] ?? h.getAttribute('aria-level') ?? 2,
+        );
+        while (chain.length > 0 && chain[chain.length - 1]!.level >= level) chain.pop();
+        chain.push({ level, text: squash(h.textContent) });
+      }
+      // An h1 is the page's title, which the caller already passes as the page's own context.
+      const inner = chain.filter((x, i) => x.level > 1 || i === chain.length - 1);
+      heading = addContext(h, inner.map((x) => x.text).join(' '));
       ctx = heading;
     } else if (cell) {
       const tr = cell.parentElement as HTMLTableRowElement;
@@ -171,7 +185,7 @@ export interface PassageUnit {
   kind: 'sentence' | 'row';
   /** Index of the block (paragraph, list item, row) it belongs to: windows stay within one. */
   block: number;
-  /** The heading above it, or its table's header row; `''` when none. */
+  /** The headings above it (outermost first), or its table's header row; `''` when none. */
   context: string;
 }
 

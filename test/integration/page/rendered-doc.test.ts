@@ -58,7 +58,7 @@ describe('passages of a Markdown document as the embedded service renders it', (
     await server?.dispose();
   });
 
-  it('renders a run of headings as headings, each the context of the text under it', async () => {
+  it('renders a run of headings as headings, each with those it nests under the context of the text under it', async () => {
     const headings = await toPageLike(page).evaluate(
       () => Array.from(document.querySelectorAll('h2,h3'), (h) => `${h.tagName} ${h.textContent}`),
       null,
@@ -66,7 +66,7 @@ describe('passages of a Markdown document as the embedded service renders it', (
     expect(headings).toEqual(expect.arrayContaining(['H2 Built-in stores', 'H3 TideStore']));
     const [best] = await findPassages(page, 'The TideStore capacity is 256 moorings by default.');
     expect(best?.quote).toBe('capacity - The most moorings kept at once. Default 256.');
-    expect(best?.context).toBe('TideStore');
+    expect(best?.context).toBe('Built-in stores TideStore');
   });
 
   it('renders a pipe table as a table whose rows are candidates under its header', async () => {
