@@ -26,6 +26,17 @@ describe('readHtml on reference entries', () => {
     ]);
   });
 
+  it('keeps an alias after the name in the label line', () => {
+    expect(
+      blocksOf(
+        '<p><b>uniq</b><code>_.uniq(array)</code><span class="alias">Alias: <b>unique</b></span><br>Produces a duplicate-free version of the array.</p>',
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 7, text: 'uniq _.uniq(array) Alias: unique' },
+      { kind: 'paragraph', text: 'Produces a duplicate-free version of the array.' },
+    ]);
+  });
+
   it("makes a definition list's term the heading of its definition", () => {
     expect(
       blocksOf(

@@ -66,6 +66,9 @@ export function resolveUrl(src: string, baseUrl: string | null): string {
 /** Inline elements that name what a reference entry is about: `<b>max</b><code>_.max(list)</code>`. */
 const LABEL_TAGS = new Set(['B', 'STRONG', 'CODE', 'DFN', 'TT', 'KBD', 'VAR', 'SAMP']);
 
+/** Inline elements a label line may carry after its name (`<span class="alias">Alias: unique</span>`). */
+const LABEL_EXTRAS = new Set(['SPAN', 'EM', 'I', 'SMALL', 'SUP', 'A']);
+
 /** Longest label made a heading; a longer run of bold text is prose. */
 const MAX_LABEL_CHARS = 200;
 
@@ -87,7 +90,7 @@ function labelLine(el: Element): { text: string; br: Node } | null {
       const text = parts.join(' ').replace(/\s+/g, ' ').trim();
       return text && text.length <= MAX_LABEL_CHARS ? { text, br: child } : null;
     }
-    if (!LABEL_TAGS.has(tag)) return null;
+    if (!LABEL_TAGS.has(tag) && !(parts.length > 0 && LABEL_EXTRAS.has(tag))) return null;
     parts.push(child.textContent ?? '');
   }
   return null;
