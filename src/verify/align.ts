@@ -4,7 +4,7 @@
  * swapped words in `frames.ts` and `slots.ts`.
  */
 import type { Analysis } from './analyze.js';
-import { compareQuantities, comparable, directional, unitNamed } from './quantities.js';
+import { compareQuantities, comparable, directional, unitNamed } from './compare-quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
 import { escapeRegExp, hasTerm, norm } from './words.js';

@@ -14,7 +14,8 @@ export type {
 } from './verify-claim.js';
 export { analyze } from './analyze.js';
 export type { Analysis, Comparative, KeyTerm, Token } from './analyze.js';
-export { compareQuantities, comparable, extractQuantities } from './quantities.js';
+export { compareQuantities, comparable } from './compare-quantities.js';
+export { extractQuantities } from './quantities.js';
 export type { Bound, Quantity, QuantityKind } from './quantities.js';
 export { loadWordNet } from './wordnet.js';
 export type { WordNet, WordNetPos } from './wordnet.js';
