@@ -84,7 +84,14 @@ export function comparativesOf(tokens: readonly Token[]): Comparative[] {
         (tokens[i - 1]?.lower === 'or' && tokens[i - 2]?.pos === 'NUM') ||
         tokens[i - 1]?.pos === 'NUM' ||
         (next?.lower === 'than' &&
-          (tokens[i + 2]?.pos === 'NUM' || ONCE_LIKE.has(tokens[i + 2]?.lower ?? ''))) ||
+          (tokens[i + 2]?.pos === 'NUM' ||
+            ONCE_LIKE.has(tokens[i + 2]?.lower ?? '') ||
+            // "more than a hundred", "fewer than a dozen"
+            (/^an?$/.test(tokens[i + 2]?.lower ?? '') &&
+              (tokens[i + 3]?.pos === 'NUM' ||
+                /^(?:hundred|thousand|million|billion|dozen)$/.test(
+                  tokens[i + 3]?.lower ?? '',
+                ))))) ||
         next?.pos === 'NUM')
     ) {
       return;

@@ -160,3 +160,12 @@ describe('verifyClaim: versions with a placeholder part', () => {
     ).not.toBe('supported');
   });
 });
+
+describe('verifyClaim: a bound on a number in words', () => {
+  it('reads "more than a hundred" as a bound on the count, not a comparison to state', () => {
+    const page =
+      'Underscore provides over 100 functions that support both your favorite workaday functional helpers.';
+    expectSupported('Underscore ships more than a hundred functions.', page);
+    expectConflict('Underscore ships fewer than a hundred functions.', page, 'comparative');
+  });
+});
