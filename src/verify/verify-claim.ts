@@ -247,12 +247,14 @@ export function verifyClaim(
         : `the passage is about something else (${describe(conflicts[0]!)})`,
     };
   }
-  // A value the claim predicates of its subject ("it is not safe to", "the name must be unique")
-  // is a fact of its own: a passage that states neither it nor its opposite does not support it.
-  // An adjective before a noun only describes ("an executable file", "the total size").
-  // So is a place in an order ("the first proxy in the array", "the last argument").
-  // The case a claim's condition names ("when you give createConnection a callback") is part of
-  // what it states: a passage that names no such thing speaks of the general case.
+  // Words a passage must state itself, not only share the claim's topic:
+  // - the case a claim's condition names ("when you give createConnection a callback"): a
+  //   passage that names no such thing speaks of the general case;
+  // - a word whose opposite the passage states plainly;
+  // - a value the claim predicates of its subject ("it is not safe to", "the name must be
+  //   unique"), stated or opposed; an adjective before a noun only describes ("an executable
+  //   file", "the total size");
+  // - a place in an order ("the first proxy in the array", "the last argument").
   const conditions = new Set<number>();
   c.tokens.forEach((t, k) => {
     if (!CONDITIONS.has(t.lower)) return;
@@ -265,8 +267,7 @@ export function verifyClaim(
       missing.push(t.text);
       continue;
     }
-    // Any word whose opposite the page states plainly ("max excluded" / "inclusive", "the first
-    // proxy" / "the last proxy") in a clause the polarity check did not pair.
+    // "max excluded" / "inclusive", in a clause the polarity check did not pair.
     if (opposed.has(i)) {
       missing.push(t.text);
       continue;
