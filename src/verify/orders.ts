@@ -51,6 +51,25 @@ const PRECEDENCE: readonly { re: RegExp; winner: 'before' | 'after' }[] = [
   { re: /\b(?:is|are) (?:overridden|superseded|replaced) by\b/g, winner: 'after' },
 ];
 
+/** A word of a phrase, and a phrase of one to six of them (first group) then the second side. */
+const WORD = String.raw`[\p{L}\p{N}_.$-]+`;
+const SIDES = String.raw`((?:${WORD} ){0,5}?${WORD}),? `;
+const REST = String.raw`((?:${WORD} ?){1,6})`;
+
+/** Ways a text says one thing comes before another; group 1 is the first, group 2 the second. */
+const SEQUENCES: readonly RegExp[] = [
+  // "from X to Y", "starting with X and ending with Y".
+  new RegExp(
+    String.raw`\b(?:from|starting (?:with|from|at)) ${SIDES}(?:and )?(?:to|ending (?:with|at)) ${REST}`,
+    'gu',
+  ),
+  // "converts X into Y", "turns X to Y".
+  new RegExp(
+    String.raw`\b(?:(?:turn|convert|transform)(?:s|ing|ed)?|(?:translat|chang)(?:e|es|ing|ed)) ${SIDES}(?:in)?to ${REST}`,
+    'gu',
+  ),
+];
+
 /** Words of the verb group before an order's verb ("the last source will always override"). */
 const VERB_GROUP = new Set(
   'will would can could may might should must does do did is are always also still then'.split(' '),
@@ -109,17 +128,8 @@ export function ordersOf(text: string): Ordered[] {
       else add('precedence', after, before);
     }
   }
-  // "from X to Y", "starting with X and ending with Y".
-  for (const m of lower.matchAll(
-    /\b(?:from|starting (?:with|from|at)) ((?:[\p{L}\p{N}_.$-]+ ){0,5}?[\p{L}\p{N}_.$-]+),? (?:and )?(?:to|ending (?:with|at)) ((?:[\p{L}\p{N}_.$-]+ ?){1,6})/gu,
-  )) {
-    add('sequence', m[1]!, phraseAfter(m[2]!, 0));
-  }
-  // "converts X into Y", "turns X to Y".
-  for (const m of lower.matchAll(
-    /\b(?:turns?|turning|turned|converts?|converting|converted|transforms?|transforming|transformed|translates?|translating|translated|changes?|changing|changed) ((?:[\p{L}\p{N}_.$-]+ ){0,5}?[\p{L}\p{N}_.$-]+),? (?:in)?to ((?:[\p{L}\p{N}_.$-]+ ?){1,6})/gu,
-  )) {
-    add('sequence', m[1]!, phraseAfter(m[2]!, 0));
+  for (const re of SEQUENCES) {
+    for (const m of lower.matchAll(re)) add('sequence', m[1]!, phraseAfter(m[2]!, 0));
   }
   // Numbered lists: "(1) escape, (2) interpolate, (3) evaluate"; under a word of priority they rank.
   for (const m of lower.matchAll(

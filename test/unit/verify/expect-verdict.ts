@@ -4,7 +4,12 @@
  */
 import { expect } from 'vitest';
 import { verifyClaim } from '../../../src/verify/index.js';
-import type { ConflictKind, VerifyClaimOptions } from '../../../src/verify/index.js';
+import type { ClaimVerdict, ConflictKind, VerifyClaimOptions } from '../../../src/verify/index.js';
+
+/** The verdict of `claim` against `page`, with `context` as the page's headings and title. */
+export function verdictOf(claim: string, page: string, context?: string): ClaimVerdict {
+  return verifyClaim(claim, page, { context }).verdict;
+}
 
 /** Asserts a contradiction carrying a conflict of `kind` between the two texts. */
 export function expectConflict(

@@ -1,17 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
-import type { ClaimVerdict } from '../../../src/verify/index.js';
 import { statedDefaults } from '../../../src/verify/settings.js';
-import { expectConflict, expectSupported } from './expect-verdict.js';
+import { expectConflict, expectSupported, verdictOf } from './expect-verdict.js';
 
 // The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
 beforeAll(() => {
   analyze('Warm up.');
 }, 120_000);
-
-function verdictOf(claim: string, page: string, context?: string): ClaimVerdict {
-  return verifyClaim(claim, page, { context }).verdict;
-}
 
 describe('verifyClaim: switch defaults and units stated in words', () => {
   it('reads the ways a default is written', () => {
