@@ -4,8 +4,10 @@
 // in installed packages: verbatim sentences, hand-written paraphrases, and false variants with a
 // changed number, a flipped negation, a swapped term, a flipped comparative, or a true sentence
 // cited to the wrong page; plus claims citing challenge/login walls, error statuses and a dead port).
-// `--claims` runs another set: claims-holdout.json (twelve other READMEs) or claims-fresh.json (five
-// more READMEs and five real HTML pages committed under bench/evidence/pages/).
+// `--claims` runs another set: claims-holdout.json (twelve other READMEs), claims-fresh.json (five
+// more READMEs and five real HTML pages committed under bench/evidence/pages/) or claims-unseen.json
+// (five more READMEs and five more real HTML pages: the Valgrind FAQ, the GNU time, Ninja and bzip2
+// manuals and base-passwd's users-and-groups document).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
