@@ -282,7 +282,53 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
   }
   closeRun(norm.text.length);
   linkAnaphora(segments, norm, units);
+  joinLists(norm, units);
   return { segments, norm, units };
+}
+
+/**
+ * Longest list item joined to the sentence that introduces its list: a name or a short phrase
+ * ("formData()", "Cyrillic"). A longer item states a fact of its own ("Buffer.alloc(size) - create
+ * a zero-filled buffer"), and joined to the others, with no full stop between them, it would read
+ * as one sentence with theirs.
+ */
+const MAX_ITEM_CHARS = 40;
+/** Most list items joined to the sentence that introduces them. */
+const MAX_ITEMS = 12;
+
+/**
+ * A sentence that introduces a list ("The following methods are not yet implemented:") states
+ * its fact of each item, and a short item ("formData()") states nothing without it: the
+ * sentence's unit reaches over the short one-sentence items after it, under one heading, so a
+ * window reads "...not yet implemented: formData()". The items stay units of their own too.
+ */
+function joinLists(norm: NormalizedText, units: PassageUnit[]): void {
+  for (let i = 0; i < units.length - 1; i++) {
+    const lead = units[i]!;
+    if (lead.kind !== 'sentence' || !norm.text.slice(lead.span.start, lead.span.end).endsWith(':'))
+      continue;
+    if (units[i + 1]!.block === lead.block) continue;
+    let end = lead.span.end;
+    for (let k = i + 1, n = 0; k < units.length && n < MAX_ITEMS; k++, n++) {
+      const item = units[k]!;
+      const alone = units[k + 1]?.block !== item.block && units[k - 1]!.block !== item.block;
+      // Right after the one before: no code or other text between (a comment in code is a unit).
+      const next = norm.text.slice(units[k - 1]!.span.end, item.span.start).trim() === '';
+      // "Example stdout.js:" introduces something of its own.
+      const introduces = norm.text.slice(item.span.start, item.span.end).endsWith(':');
+      if (
+        !next ||
+        introduces ||
+        item.kind !== 'sentence' ||
+        item.context !== lead.context ||
+        !alone ||
+        item.span.end - item.span.start > MAX_ITEM_CHARS
+      )
+        break;
+      end = item.span.end;
+    }
+    lead.span = { start: lead.span.start, end };
+  }
 }
 
 /** Longest text of a previous sentence added to a context. */

@@ -83,6 +83,45 @@ describe('passage units', () => {
     ]);
   });
 
+  it('let a sentence that introduces a list reach over its short items', () => {
+    const units = page([
+      { text: 'The following methods are not yet implemented:', role: 't', context: 1 },
+      { text: 'formData()', role: 't', context: 1 },
+      { text: 'blob()', role: 't', context: 1 },
+      { text: 'The body is a stream. It is read once.', role: 't', context: 1 },
+      { text: 'Two functions are added:', role: 't', context: 1 },
+      {
+        text: 'alloc(size) - create a zero-filled buffer of the size given',
+        role: 't',
+        context: 1,
+      },
+      { text: 'These options exist:', role: 't', context: 1 },
+      { text: 'timeout', role: 't', context: 2 },
+      { text: 'Inside your module:', role: 't', context: 2 },
+      {
+        text: 'const cache = new Keyv();\n// Caches stuff in memory by default when no store is given',
+        role: 'k',
+        context: 2,
+      },
+    ]);
+    expect(units.map((u) => [u.text, u.block])).toEqual([
+      ['the following methods are not yet implemented: formdata() blob()', 1],
+      ['formdata()', 2],
+      ['blob()', 3],
+      ['the body is a stream.', 4],
+      ['it is read once.', 4],
+      // An item that states a fact of its own is read on its own.
+      ['two functions are added:', 5],
+      ['alloc(size) - create a zero-filled buffer of the size given', 6],
+      // Its item stands under another heading: not its list.
+      ['these options exist:', 7],
+      ['timeout', 8],
+      // A comment in code is no item of a list.
+      ['inside your module:', 9],
+      ['caches stuff in memory by default when no store is given', 10],
+    ]);
+  });
+
   it('make one unit of a table row under its header; the header row is none', () => {
     const units = page([
       { text: 'Option', role: 'H', row: 0, context: 2 },
