@@ -12,6 +12,7 @@ import type { WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { comparativesOf } from './comparatives.js';
 import { keyTermsOf } from './key-terms.js';
+import { restateObligations } from './obligations.js';
 import { extractQuantities } from './quantities.js';
 import type { Quantity } from './quantities.js';
 
@@ -85,6 +86,11 @@ const CUES = new Set([
   'nor',
   'without',
   'cannot',
+  // "lacks the flag" = "does not have the flag".
+  'lack',
+  'lacks',
+  'lacking',
+  'lacked',
 ]);
 
 /** Verbs of prevention: "X keeps/stops/prevents Y from doing Z" means Y does not do Z. */
@@ -168,9 +174,13 @@ export function sentenceBounds(a: Analysis, at: number): [number, number] {
 /**
  * Analyses a sentence (or a short passage): tokens, negation scope, key terms, quantities,
  * comparatives. Pure: no I/O after the first call (which loads the wink-nlp model and WordNet).
+ * An obligation with what happens otherwise is restated as the negated condition it is ("must X,
+ * or Y" as "if ... does not X, Y"; see obligations.ts): `text` is the text so restated.
  * @example analyze('Caching is not enabled by default.').tokens.find((t) => t.lemma === 'enable')?.negated // true
  */
-export function analyze(text: string): Analysis {
+export function analyze(written: string): Analysis {
+  // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon.
+  const text = restateObligations(written).replace(/(?<=[\p{L}\]]):(?=[\p{L}[\]])/gu, ': ');
   const n = engine();
   const its = n.its;
   const doc = n.readDoc(text);
@@ -231,7 +241,11 @@ export function analyze(text: string): Analysis {
     }
     if (predicate(i)) hasVerb = true;
     // "zero dependencies" says what "no dependencies" does: a quantifier of none before its noun.
-    const none = lower === 'zero' && /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '');
+    // "reported as zero values" names a value, not an absence.
+    const none =
+      lower === 'zero' &&
+      /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '') &&
+      !/^(?:as|to|at|of|than|a|an|the)$/i.test(values[i - 1] ?? '');
     // "keeps ws from using X" says what "ws does not use X" does: "from" with a gerund after a
     // verb of prevention negates the gerund.
     const prevented =
@@ -241,10 +255,13 @@ export function analyze(text: string): Analysis {
       lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
     // "cannot be larger than 125 bytes" bounds the number ("at most 125 bytes") and "not as
     // stable as" compares ("less stable"): the quantity and the comparative carry that negation.
-    // "a fragment rather than a full document" says "not a full document"; so does "instead of".
+    // "a fragment rather than a full document" says "not a full document"; so do "instead of"
+    // and "as opposed to".
     const before = values[i - 1]?.toLowerCase();
     const instead =
-      (lower === 'than' && before === 'rather') || (lower === 'of' && before === 'instead');
+      (lower === 'than' && before === 'rather') ||
+      (lower === 'of' && before === 'instead') ||
+      (lower === 'to' && before === 'opposed' && values[i - 2]?.toLowerCase() === 'as');
     const cue =
       (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented || instead) &&
       !negatesBound(values, tags, i);
@@ -252,9 +269,12 @@ export function analyze(text: string): Analysis {
     const word = type === 'word' && /[\p{L}]/u.test(value);
     // wink's stop list holds words that carry facts here ("used", "first", "last", "make"): only
     // stop words that are not nouns, verbs or adjectives, and the light verbs, are left out.
+    // "does not need to match" negates "match", as "must" / "need not" would: "need to" is a modal.
+    const modal = lemma === 'need' && values[i + 1]?.toLowerCase() === 'to';
     const content =
       word &&
       !cue &&
+      !modal &&
       !FUNCTION_POS.has(pos) &&
       (!(stops[i] ?? false) || HEAVY_POS.has(pos)) &&
       !LIGHT_VERBS.has(lemma);
