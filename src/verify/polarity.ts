@@ -86,6 +86,27 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
   const inPage = compared(page);
   const claimSentences = sentences(claim.tokens);
   const pageSentences = sentences(page.tokens);
+  // A negated claim word the page negates too, in a clause that states at least half of the claim
+  // clause ("Rather than warning only the first time a function is called" / "Instead of just
+  // warning on the first invocation of a function"): the clause the negation pairs with is there,
+  // whichever clause shares most words.
+  const echoed = (c: Clause): boolean =>
+    pageClauses.some((p) => {
+      const shared = c.words.filter((i) =>
+        p.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
+      return (
+        shared.length >= Math.max(2, c.words.length / 2) &&
+        shared.some(
+          (i) =>
+            claim.tokens[i]!.negated &&
+            p.words.some(
+              (j) => page.tokens[j]!.negated && related(claim.tokens[i]!, page.tokens[j]!),
+            ),
+        ) &&
+        (c.cues - p.cues) % 2 === 0
+      );
+    });
   for (const c of clausesOf(claim)) {
     let best = 0;
     let pairs: { clause: Clause; flips: [number, number][]; shared: number[] }[] = [];
@@ -151,11 +172,26 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       const theirs = { tokens: page.tokens, sentence: pageSentences, at: x.clause.words[0]! };
       return hedged(mine, theirs) || hedged(theirs, mine);
     };
-    const agrees = pairs.some(
+    // Of tied pairs that state different parts of the claim clause, one that touches what both
+    // say decides over one that touches nothing ("a regex pattern has the global flag" ties
+    // "pattern is a regex" and "does not have the flag"). Pairs that state the same words are
+    // alternatives, and one that agrees is enough ("compression levels go from -1 to 9" against
+    // "the compression level ... -1 to 9" and "level 0 does no compression").
+    const covers = (x: (typeof pairs)[number]): number[] => [
+      ...c.words.filter((i) =>
+        x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      ),
+      ...x.flips.map(([i]) => i),
+    ];
+    const untouched = pairs.filter((x) => !touches(x)).flatMap(covers);
+    const touching = pairs.filter(
+      (x) => touches(x) && covers(x).some((i) => !untouched.includes(i)),
+    );
+    const agrees = (touching.length > 0 ? touching : pairs).some(
       (x) => (c.cues + x.flips.length) % 2 === x.clause.cues % 2 || !touches(x) || conditional(x),
     );
-    if (agrees || pairs.length === 0) continue;
-    const x = pairs[0]!;
+    if (agrees || pairs.length === 0 || echoed(c)) continue;
+    const x = touching[0] ?? pairs[0]!;
     const flip = x.flips[0];
     if (flip && c.cues % 2 === x.clause.cues % 2) {
       out.push({

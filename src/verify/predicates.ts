@@ -7,7 +7,7 @@
  */
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
-import { sameWord } from './words.js';
+import { areAntonyms, sameWord } from './words.js';
 
 /** Words that open a condition: "if X is not set, ..." states when, not what. */
 const CONDITIONAL = new Set(['if', 'when', 'unless']);
@@ -105,6 +105,19 @@ function clauseNegated(tokens: readonly Token[], at: number): boolean {
   return cues % 2 === 1;
 }
 
+/** Words that say an act is needed: "calling close() is not necessary". */
+const NECESSARY = new Set(['necessary', 'needed', 'required', 'mandatory', 'obligatory']);
+
+/**
+ * True when a negated act (`a[i]`, "you don't need to call close()") is the other text's act of
+ * which a negated word of necessity is said ("calling close() is not necessary"): the negation
+ * moved from the act to its need.
+ */
+const necessity = (a: readonly Token[], i: number, b: readonly Token[], j: number): boolean =>
+  a[i]!.negated &&
+  !b[j]!.negated &&
+  b.some((x) => x.clause === b[j]!.clause && x.negated && NECESSARY.has(x.lemma));
+
 /**
  * True when the token is a predicate: a verb, or a word right after an auxiliary ("can be
  * overridden", "is not enabled"; the tagger reads some participles as nouns or adjectives).
@@ -157,11 +170,20 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
     const found = page.tokens.flatMap((x, j) => (x.content && sameWord(t, x) ? [j] : []));
     if (found.length === 0) return;
     const mine = { tokens: claim.tokens, sentence: claimSentences, at: i };
+    // An antonym in both clauses carries the negation ("provide little information" / "do not
+    // provide much information").
+    const inClause = (a: Analysis, at: number): Token[] =>
+      a.tokens.filter((x) => x.content && x.clause === a.tokens[at]!.clause);
+    const flipped = (j: number): boolean =>
+      inClause(claim, i).some((x) => inClause(page, j).some((y) => areAntonyms(x, y)));
     const opposite = found.every((j) => {
       const theirs = { tokens: page.tokens, sentence: pageSentences, at: j };
       return (
         negatedAt(page.tokens, j) !== negated &&
         clauseNegated(page.tokens, j) !== negatedClause &&
+        !necessity(claim.tokens, i, page.tokens, j) &&
+        !necessity(page.tokens, j, claim.tokens, i) &&
+        !flipped(j) &&
         !hedged(mine, theirs) &&
         !hedged(theirs, mine)
       );

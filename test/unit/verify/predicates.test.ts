@@ -141,6 +141,35 @@ describe('negation said another way', () => {
         'The exporter writes a summary instead of a complete report.',
       ),
     ).toMatch(/^contradicted: negation/);
+    const opposed = 'The loader checks the file size, as opposed to reading the whole file.';
+    expect(
+      verdict('The loader checks the file size instead of reading the whole file.', opposed),
+    ).toMatch(/^supported/);
+    expect(verdict('The loader reads the whole file.', opposed)).toMatch(/^contradicted: negation/);
+  });
+
+  it('reads "does not need to X" as negating X', () => {
+    const page =
+      'Note that while the return value must be padded, arguments should exactly match their type.';
+    expect(verdict('Arguments do not need to match their type exactly.', page)).toMatch(
+      /^contradicted: negation/,
+    );
+    expect(verdict('Arguments need to match their type exactly.', page)).toMatch(/^supported/);
+    expect(
+      verdict(
+        "For such a handle you don't need to call close() on it.",
+        'For such a handle, calling close() is not necessary.',
+      ),
+    ).toMatch(/^supported/);
+  });
+
+  it('lets one agreeing clause answer when tied clauses state the same words', () => {
+    // "no cache" ties "the cache size, which is a number in the range of 1 to 512" on "cache"
+    // and "size" alike.
+    const page =
+      'open() is called with the cache size, which is a number in the range of 1 to 512. ' +
+      'Larger cache sizes use more memory. A size of 0 actually means no cache at all.';
+    expect(verdict('Cache sizes go from 1 to 512.', page)).toMatch(/^supported/);
   });
 });
 
