@@ -7,12 +7,15 @@
 import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
+import { associationSwaps } from './associations.js';
+import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
 import { orderConflicts, unstatedOrders } from './orders.js';
 import { polarityConflicts } from './polarity.js';
 import { isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
 import { settingConflicts, unstatedSettings } from './settings.js';
+import { UNITS } from './quantity-words.js';
 import { slotSwaps } from './slots.js';
 import { areAntonyms, hasTerm, isPosition, norm, related, valueAdjective } from './words.js';
 
@@ -147,6 +150,8 @@ export function verifyClaim(
     else if (p.tokens.some((x) => x.content && areAntonyms(t, x))) opposed.add(i);
     else if (named.includes(t.lower)) matched.add(i);
   }
+  // Before antonyms are explained away: an item's opposite states another item ("busy" / "idle").
+  const direct = new Set(matched);
   const quantities = quantityAlignment(c, p);
   const terms = termAlignment(c, p, options.context ?? '');
   const clauses = polarityConflicts(c, p);
@@ -182,6 +187,8 @@ export function verifyClaim(
     ...terms.conflicts,
     ...settingConflicts(c.text, p.text),
   ];
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
+  if (conflicts.length === 0) conflicts.push(...itemConflicts(c, p));
   const missing = [
     ...terms.missing,
     ...quantities.missing,
@@ -260,10 +267,23 @@ export function verifyClaim(
     if (!CONDITIONS.has(t.lower)) return;
     for (let j = k + 1; c.tokens[j]?.clause === t.clause; j++) conditions.add(j);
   });
+  // - each item of a coordination ("active as well as passive mode"): the words that tell it from
+  //   the other items.
+  for (const items of coordinatedItems(c.tokens)) {
+    for (const own of distinguishing(c.tokens, items)) {
+      if (own.length > 0 && own.every((k) => !direct.has(k)))
+        missing.push(own.map((k) => c.tokens[k]!.text).join(' '));
+    }
+  }
   for (const i of words) {
     const t = c.tokens[i]!;
     if (matched.has(i)) continue;
     if (conditions.has(i) && (t.pos === 'NOUN' || t.pos === 'PROPN') && !KINDS.has(t.lemma)) {
+      missing.push(t.text);
+      continue;
+    }
+    // A unit with no number ("reports the time in milliseconds"): the passage must name it.
+    if (UNITS.has(t.lower) && t.lower.length >= 4 && !/\d/.test(c.tokens[i - 1]?.text ?? '')) {
       missing.push(t.text);
       continue;
     }

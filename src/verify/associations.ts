@@ -1,0 +1,236 @@
+/**
+ * Association swaps: two things a sentence names together, each with what is said of it, given
+ * each other's facts ("FFI_BAD_TYPEDEF if an ffi_type is incorrect, FFI_BAD_ABI if the abi is
+ * invalid" / "FFI_BAD_ABI if an ffi_type is incorrect, FFI_BAD_TYPEDEF if the abi is invalid";
+ * "returns the writable address and puts the executable one in *code" / the reverse). Every word
+ * of both sentences is there, so word matching alone calls the swap supported.
+ *
+ * How: a sentence is cut into statements (at commas, semicolons and a conjunction that opens a
+ * clause). For two anchors (key terms, or adjectives) that one claim sentence and one page
+ * sentence both name, in two different statements, each word the two sentences share once (a
+ * witness) belongs to the anchor of its statement. A witness that belongs to the other anchor on
+ * the page than in the claim votes for a swap; one that belongs to the same anchor votes against.
+ * A swap needs votes for and none against, in sentences without a contrast that moves a fact away
+ * from its holder ("A, unlike B, does X"; "B rather than A"; "respectively").
+ */
+import { sentenceBounds } from './analyze.js';
+import type { Analysis, Token } from './analyze.js';
+import { coordinatedItems } from './conjuncts.js';
+import type { Conflict } from './verify-claim.js';
+import { norm } from './words.js';
+
+/** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
+const REORDERING = new Set(
+  (
+    'unlike than instead rather whereas respectively versus vs both neither same ' +
+    'whose former latter'
+  ).split(' '),
+);
+
+/** Words that join two statements of one sentence ("A does X, and B does Y"). */
+const JOINS = new Set(['and', 'or', 'but', 'while', 'nor']);
+/** Words that open a condition put before what it conditions ("if X, A is returned"). */
+const LEADS = new Set(['if', 'when', 'whenever', 'unless', 'once', 'for', 'with', 'in', 'on']);
+
+/** Tokens that join the pieces of one identifier ("https", "_", "proxy"). */
+const JOINED = /^[_$]$/;
+
+/** Adjectives that compare or count rather than describe: no fact of their own to swap. */
+const QUANTIFIERS = new Set(
+  'more most less least many much few fewer several other such own same various certain enough'.split(
+    ' ',
+  ),
+);
+
+/** Witnesses a swap needs: one shared word moving may be a paraphrase's rewording. */
+const MIN_SWAPPED = 1;
+
+/** Sentence ranges `[first, last]` of an analysis. */
+function sentencesOf(a: Analysis): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < a.tokens.length;) {
+    const [first, last] = sentenceBounds(a, i);
+    out.push([first, last]);
+    i = last + 1;
+  }
+  return out;
+}
+
+/**
+ * The statement of each token of a sentence whose anchors are the tokens `anchors`: ranges
+ * split at `,;:` and at a conjunction that opens a clause. A statement naming no anchor joins the
+ * next one when it opens with a condition ("if the abi is invalid, FFI_BAD_ABI"), else the one
+ * before it.
+ */
+function statements(
+  a: Analysis,
+  [first, last]: [number, number],
+  anchors: ReadonlySet<number>,
+): Map<number, number> {
+  const parts: [number, number][] = [];
+  let start = first;
+  for (let i = first + 1; i <= last; i++) {
+    const t = a.tokens[i]!;
+    const joins = JOINS.has(t.lower) && t.clause !== a.tokens[i - 1]!.clause;
+    if (/^[,;:]$/.test(t.text) || joins) {
+      parts.push([start, i - 1]);
+      start = i;
+    }
+  }
+  parts.push([start, last]);
+  const tokensOf = ([s, e]: [number, number]): Token[] => a.tokens.slice(s, e + 1);
+  const named = parts.map(([s, e]) => [...anchors].some((k) => k >= s && k <= e));
+  const out = new Map<number, number>();
+  // The owner a statement naming no anchor goes on from: the last named statement's, or none
+  // after a semicolon, where a statement of its own begins ("...; Valgrind then runs slowly").
+  let carried = -1;
+  parts.forEach((r, i) => {
+    let owner = i;
+    if (named[i]) carried = i;
+    else {
+      const opener = tokensOf(r).find((t) => /\p{L}/u.test(t.text) && !JOINS.has(t.lower));
+      const next = named.findIndex((n, j) => n && j > i);
+      if (a.tokens[r[0]]!.text === ';') carried = -1;
+      owner = opener && LEADS.has(opener.lower) && next >= 0 ? next : carried;
+    }
+    for (let k = r[0]; k <= r[1]; k++) out.set(k, owner);
+  });
+  return out;
+}
+
+/**
+ * Where `word` (lower case, no spaces) starts in `[first, last]`: the tokens that spell it
+ * together ("UV", "_", "EBUSY" for `uv_ebusy`), mapped to the index after its last token.
+ */
+function where(a: Analysis, [first, last]: [number, number], word: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let i = first; i <= last; i++) {
+    if (JOINED.test(a.tokens[i - 1]?.text ?? '')) continue;
+    let spelled = '';
+    for (let j = i; j <= last && spelled.length < word.length; j++) {
+      spelled += a.tokens[j]!.lower;
+      // Whole names only: "https" is not in "https_proxy".
+      if (spelled === word && !JOINED.test(a.tokens[j + 1]?.text ?? '')) out.set(i, j + 1);
+    }
+  }
+  return out;
+}
+
+/** The one start of `word` in the range, or undefined when it is there never or more than once. */
+function once(a: Analysis, range: [number, number], word: string): number | undefined {
+  const at = where(a, range, word);
+  return at.size === 1 ? [...at.keys()][0] : undefined;
+}
+
+/** A word that can anchor a fact: the head of a key term, or an adjective. */
+function anchorWords(a: Analysis): Set<string> {
+  const out = new Set<string>();
+  for (const k of a.keyTerms) {
+    const spelled = norm(k.text).replace(/\s+/g, '');
+    if (spelled.length >= 2) out.add(spelled);
+  }
+  for (const t of a.tokens) {
+    // Not a comparative ("higher") or a quantifier ("more").
+    if (t.pos !== 'ADJ' || !t.content || t.cue || QUANTIFIERS.has(t.lower)) continue;
+    if (t.lemma === t.lower) out.add(t.lower);
+  }
+  return out;
+}
+
+/** A word that can witness where a fact sits: a content word of three letters or more. */
+const witness = (t: Token): boolean => t.content && !t.cue && /\p{L}{3}/u.test(t.text);
+
+/** True when the range holds a word of {@link REORDERING}. */
+const reorders = (a: Analysis, [first, last]: [number, number]): boolean =>
+  a.tokens.slice(first, last + 1).some((t) => REORDERING.has(t.lower));
+
+/**
+ * Pairs of anchors whose facts the claim swaps against the page (see the file's header).
+ * @example
+ * associationSwaps(
+ *   analyze('It returns the executable address and stores the writable one in code.'),
+ *   analyze('It returns the writable address and stores the executable one in code.'),
+ * ) // [{ kind: 'term', claim: 'executable', page: 'writable' }]
+ */
+export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
+  const anchors = [...anchorWords(claim)];
+  const pageSentences = sentencesOf(page).filter((s) => !reorders(page, s));
+  const claimLists = coordinatedItems(claim.tokens);
+  const pageLists = coordinatedItems(page.tokens);
+  for (const cs of sentencesOf(claim)) {
+    if (reorders(claim, cs)) continue;
+    const here = anchors.filter((w) => once(claim, cs, w) !== undefined);
+    for (const [x, a] of here.entries()) {
+      for (const b of here.slice(x + 1)) {
+        const mine = sides(claim, cs, a, b, claimLists);
+        if (!mine) continue;
+        for (const ps of pageSentences) {
+          const theirs = sides(page, ps, a, b, pageLists);
+          if (!theirs) continue;
+          let swapped = 0;
+          let kept = 0;
+          for (const [word, m] of mine.witnesses) {
+            const o = theirs.witnesses.get(word);
+            if (m === undefined || o === undefined) continue;
+            if (m === o) kept++;
+            else swapped++;
+          }
+          if (swapped >= MIN_SWAPPED && kept === 0) {
+            return [{ kind: 'term', claim: mine.names[0], page: theirs.names[1] }];
+          }
+        }
+      }
+    }
+  }
+  return [];
+}
+
+/**
+ * The two anchors `a` and `b` of a sentence, when it names each once and in two statements: the
+ * two as written, and the words it names once (witnesses), each with the anchor of its
+ * statement (`a` or `b`; undefined when neither).
+ */
+function sides(
+  an: Analysis,
+  range: [number, number],
+  a: string,
+  b: string,
+  lists: readonly number[][][],
+): { names: [string, string]; witnesses: Map<string, 'a' | 'b' | undefined> } | undefined {
+  const sa = where(an, range, a);
+  const sb = where(an, range, b);
+  if (sa.size !== 1 || sb.size !== 1) return undefined;
+  const [startA, endA] = [...sa][0]!;
+  const [startB, endB] = [...sb][0]!;
+  const held = new Set<number>();
+  for (let k = startA; k < endA; k++) held.add(k);
+  for (let k = startB; k < endB; k++) held.add(k);
+  // Items of one list ("Latin, Greek and Cyrillic") hold no facts of their own.
+  const listed = lists.some(
+    (items) =>
+      items.some((item) => item.includes(startA)) && items.some((item) => item.includes(startB)),
+  );
+  if (listed) return undefined;
+  const owner = statements(an, range, held);
+  const ownA = owner.get(startA);
+  const ownB = owner.get(startB);
+  if (ownA === ownB) return undefined;
+  const counts = new Map<string, number>();
+  for (let i = range[0]; i <= range[1]; i++) {
+    const w = an.tokens[i]!.lower;
+    counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const witnesses = new Map<string, 'a' | 'b' | undefined>();
+  for (let i = range[0]; i <= range[1]; i++) {
+    const t = an.tokens[i]!;
+    if (held.has(i) || !witness(t) || counts.get(t.lower) !== 1) continue;
+    const o = owner.get(i);
+    witnesses.set(t.lower, o === ownA ? 'a' : o === ownB ? 'b' : undefined);
+  }
+  const spell = (s: number, e: number): string =>
+    an.tokens
+      .slice(s, e)
+      .map((t) => t.text)
+      .join('');
+  return { names: [spell(startA, endA), spell(startB, endB)], witnesses };
+}

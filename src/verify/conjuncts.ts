@@ -1,0 +1,109 @@
+/**
+ * Coordinated items: "idle and busy sockets", "HTTP as well as HTTPS requests", "Latin, Greek and
+ * Cyrillic". Each item is a fact of its own: a passage that states one item does not state the
+ * other, though it shares most of the claim's words ("supports passive mode" for "supports active
+ * as well as passive mode"). The words that tell an item from the others must be stated.
+ */
+import { sentenceBounds } from './analyze.js';
+import type { Analysis, Token } from './analyze.js';
+import { predicateConflicts } from './predicates.js';
+import type { Conflict } from './verify-claim.js';
+import { related } from './words.js';
+
+/** Parts of speech of the words of an item. */
+const ITEM_POS = new Set(['ADJ', 'NOUN', 'PROPN', 'X']);
+/** Words that may open an item without being part of it. */
+const OPENERS = new Set(['the', 'a', 'an', 'both', 'either', 'its', 'their', 'all']);
+
+/** The token indexes of the item that ends just before `end` (exclusive), walking back. */
+function itemBefore(tokens: readonly Token[], end: number): number[] {
+  const out: number[] = [];
+  for (let i = end - 1; i >= 0 && ITEM_POS.has(tokens[i]!.pos) && !tokens[i]!.cue; i--)
+    out.unshift(i);
+  return out;
+}
+
+/** The token indexes of the item that starts at `start`, an opener skipped. */
+function itemAfter(tokens: readonly Token[], start: number): number[] {
+  let i = start;
+  if (OPENERS.has(tokens[i]?.lower ?? '')) i++;
+  const out: number[] = [];
+  for (; i < tokens.length && ITEM_POS.has(tokens[i]!.pos) && !tokens[i]!.cue; i++) out.push(i);
+  return out;
+}
+
+/**
+ * The items each coordination of `tokens` joins ("and", "or", "as well as"; a comma before
+ * another item of the same list), as token index lists. Only items inside one clause, of nouns
+ * and adjectives: "is fast and reliable", "idle and busy sockets", not "reads the file and
+ * closes it".
+ */
+export function coordinatedItems(tokens: readonly Token[]): number[][][] {
+  const out: number[][][] = [];
+  tokens.forEach((t, i) => {
+    let after = -1;
+    if ((t.lower === 'and' || t.lower === 'or') && t.pos === 'CCONJ') after = i + 1;
+    else if (t.lower === 'as' && tokens[i + 1]?.lower === 'well' && tokens[i + 2]?.lower === 'as')
+      after = i + 3;
+    if (after < 0) return;
+    const right = itemAfter(tokens, after);
+    const left = itemBefore(tokens, i);
+    if (left.length === 0 || right.length === 0) return;
+    if (tokens[left[0]!]!.clause !== tokens[right[0]!]!.clause) return;
+    const items = [left, right];
+    // "Latin, Greek and Cyrillic": items before, each after a comma.
+    for (let k = left[0]! - 1; tokens[k]?.text === ',';) {
+      const more = itemBefore(tokens, k);
+      if (more.length === 0) break;
+      items.unshift(more);
+      k = more[0]! - 1;
+    }
+    out.push(items);
+  });
+  return out;
+}
+
+/**
+ * The words telling each item of a coordination from the others: its content words whose lemma
+ * no other item of the coordination has ("active" in "active mode as well as passive mode").
+ */
+export function distinguishing(tokens: readonly Token[], items: readonly number[][]): number[][] {
+  // "idle and busy sockets": the last item's noun is every item's head.
+  const last = items.at(-1)!;
+  const shared = items.slice(0, -1).some((item) => item.length === 1) && last.length >= 2;
+  const head = shared ? last.at(-1) : undefined;
+  return items.map((item, n) => {
+    const others = new Set(
+      items.flatMap((other, m) => (m === n ? [] : other.map((k) => tokens[k]!.lemma))),
+    );
+    return item.filter((k) => k !== head && tokens[k]!.content && !others.has(tokens[k]!.lemma));
+  });
+}
+
+/**
+ * Negation conflicts of each item on its own: where the page names an item (all its
+ * distinguishing words, in one sentence), the claim's predicate must not be stated there only
+ * the other way ("supports active as well as passive mode" / "It supports passive mode. Active
+ * mode is not supported."), though the page states it of the other item.
+ */
+export function itemConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  for (const items of coordinatedItems(claim.tokens)) {
+    for (const own of distinguishing(claim.tokens, items)) {
+      if (own.length === 0) continue;
+      const naming: Token[] = [];
+      for (let i = 0; i < page.tokens.length;) {
+        const [first, last] = sentenceBounds(page, i);
+        i = last + 1;
+        const sentence = page.tokens.slice(first, last + 1);
+        const names = own.every((k) =>
+          sentence.some((t) => t.content && related(claim.tokens[k]!, t)),
+        );
+        if (names) naming.push(...sentence);
+      }
+      if (naming.length === 0) continue;
+      const found = predicateConflicts(claim, { ...page, tokens: naming });
+      if (found.length > 0) return found;
+    }
+  }
+  return [];
+}

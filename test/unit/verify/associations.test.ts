@@ -1,0 +1,104 @@
+// Association swaps: two things named in one sentence, each given the other's facts.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/verify/index.js';
+import { associationSwaps } from '../../../src/verify/associations.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+const swaps = (claim: string, page: string) => associationSwaps(analyze(claim), analyze(page));
+
+describe('associationSwaps', () => {
+  it('finds two return codes that trade their conditions', () => {
+    const page =
+      'uv_open returns UV_EINVAL if the handle is closed, or UV_EBUSY if a request is still pending.';
+    expect(
+      swaps(
+        'uv_open returns UV_EBUSY if the handle is closed, or UV_EINVAL if a request is still pending.',
+        page,
+      ),
+    ).toEqual([{ kind: 'term', claim: 'UV_EBUSY', page: 'UV_EINVAL' }]);
+    // "either A if ...; or B if ...": each code keeps its own condition.
+    expect(
+      swaps(
+        'uv_open returns UV_EBUSY when the handle is closed, and UV_EINVAL when a request is still pending.',
+        'uv_open returns either UV_EINVAL if the handle is closed; or UV_EBUSY if a request is still pending.',
+      ),
+    ).toEqual([{ kind: 'term', claim: 'UV_EBUSY', page: 'UV_EINVAL' }]);
+    // Conditions put first, codes after: the same facts, no swap.
+    expect(
+      swaps(
+        'If a request is still pending, uv_open returns UV_EBUSY; if the handle is closed, UV_EINVAL.',
+        page,
+      ),
+    ).toEqual([]);
+  });
+
+  it('finds two adjectives that trade their roles', () => {
+    const page =
+      'It returns a pointer to the writable address, and sets *code to the corresponding executable address.';
+    expect(
+      swaps(
+        'It returns the executable address of the block and stores the writable address in *code.',
+        page,
+      ),
+    ).toEqual([{ kind: 'term', claim: 'executable', page: 'writable' }]);
+    expect(
+      swaps(
+        'It returns the writable address of the block and stores the executable address in *code.',
+        page,
+      ),
+    ).toEqual([]);
+  });
+
+  it('takes a statement after a semicolon for one about neither thing', () => {
+    expect(
+      swaps(
+        'When JIT code is overwritten, run with --smc-check=all; the tool then runs slowly but detects the out-of-date code.',
+        'If you have the source of the JIT compiler you can mark out-of-date code, saving you from using --smc-check=all.',
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps a paraphrase that reorders statements or puts the fact before its holder', () => {
+    const page = 'Readable streams emit data events, while Writable streams emit drain events.';
+    expect(
+      swaps('A Writable stream emits drain events, and a Readable stream emits data events.', page),
+    ).toEqual([]);
+    expect(
+      swaps('Drain events come from Writable streams, and data events from Readable ones.', page),
+    ).toEqual([]);
+  });
+
+  it('leaves contrasts and pairings by position alone', () => {
+    const page = 'Readable streams emit data events, while Writable streams emit drain events.';
+    expect(
+      swaps('Unlike Writable streams, Readable streams emit data events, not drain events.', page),
+    ).toEqual([]);
+    expect(
+      swaps(
+        'Readable and Writable streams emit data and drain events, respectively, in that order.',
+        page,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('verifyClaim with association swaps', () => {
+  const page =
+    'ffi_make returns FFI_OK if everything worked, FFI_BAD_SIZE if the size is zero, or FFI_BAD_ALIGN if the alignment is not a power of two.';
+
+  it('contradicts the swap and supports the facts in another order', () => {
+    expectConflict(
+      'ffi_make returns FFI_OK if everything worked, FFI_BAD_ALIGN if the size is zero, or FFI_BAD_SIZE if the alignment is not a power of two.',
+      page,
+      'term',
+    );
+    expectSupported(
+      'ffi_make returns FFI_BAD_ALIGN if the alignment is not a power of two, FFI_BAD_SIZE if the size is zero, and FFI_OK if everything worked.',
+      page,
+    );
+  });
+});

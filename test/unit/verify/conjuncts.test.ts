@@ -1,0 +1,66 @@
+// Coordinated items: each item of "A and B" / "A as well as B" is a fact the passage must state.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/verify/index.js';
+import { coordinatedItems, distinguishing } from '../../../src/verify/conjuncts.js';
+import { expectConflict, expectSupported, verdictOf } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+/** The words telling each item apart, per coordination of `text`. */
+const own = (text: string): string[][][] => {
+  const { tokens } = analyze(text);
+  return coordinatedItems(tokens).map((items) =>
+    distinguishing(tokens, items).map((item) => item.map((k) => tokens[k]!.lower)),
+  );
+};
+
+describe('coordinatedItems', () => {
+  it('reads and, or, as well as, and lists with commas, with a shared head', () => {
+    expect(own('The pool closes idle and busy sockets.')).toEqual([[['idle'], ['busy']]]);
+    expect(own('The server supports active mode as well as passive mode.')).toEqual([
+      [['active'], ['passive']],
+    ]);
+    expect(own('The font covers the Latin, Greek and Cyrillic scripts.')).toEqual([
+      [['latin'], ['greek'], ['cyrillic']],
+    ]);
+  });
+
+  it('leaves coordinated clauses and verbs alone', () => {
+    expect(own('It reads the file and closes the stream.')).toEqual([]);
+  });
+});
+
+describe('verifyClaim with coordinated items', () => {
+  const page = 'The pool closes idle sockets after five seconds.';
+
+  it('does not support an item the passage leaves out', () => {
+    expect(verdictOf('The pool closes idle and busy sockets after five seconds.', page)).not.toBe(
+      'supported',
+    );
+    expect(
+      verdictOf(
+        'The client supports active mode as well as passive mode.',
+        'The client supports passive mode.',
+      ),
+    ).not.toBe('supported');
+  });
+
+  it('contradicts an item the page states the predicate of the other way', () => {
+    const page = 'The loader reads JSON and TOML files. YAML files are not read.';
+    expectConflict('The loader reads YAML as well as JSON files.', page, 'negation');
+    expectSupported('The loader reads TOML as well as JSON files.', page);
+  });
+
+  it('supports every item stated, in other words or another order', () => {
+    expectSupported(
+      'The pool closes busy and idle sockets after five seconds.',
+      'The pool closes idle sockets and busy sockets after five seconds.',
+    );
+    expectSupported(
+      'The font covers the Greek, Cyrillic and Latin scripts.',
+      'The bundled font supports Latin, Greek and Cyrillic scripts.',
+    );
+  });
+});
