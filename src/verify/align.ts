@@ -352,7 +352,13 @@ function predicateSwaps(
       const holder = new RegExp(`([\\p{L}\\p{N}_$.]+)\\s+${predicate}(?![\\p{L}])`, 'u').exec(
         claimText,
       )?.[1];
-      if (!holder || FUNCTION_WORDS.has(holder) || !claim.tokens.some((t) => t.lower === holder))
+      // The holder names a thing, as the term does: an adjective before the words qualifies them
+      // ("the newer Buffer APIs" / "the new Node.js Buffer APIs").
+      if (
+        !holder ||
+        FUNCTION_WORDS.has(holder) ||
+        !claim.tokens.some((t) => t.lower === holder && t.pos !== 'ADJ')
+      )
         continue;
       // The page gives the predicate to the claim's holder too: no swap.
       if (textFrames(pageText, holder).includes(f)) continue;

@@ -7,7 +7,7 @@ import { UNITS } from './quantity-words.js';
 import { sentenceBounds } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
-import { canSwap, related } from './words.js';
+import { amountReworded, canSwap, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 const SWAPPABLE = new Set(['NOUN', 'PROPN', 'ADJ', 'ADV', 'NUM', 'X']);
@@ -82,7 +82,9 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
     let swapped: Token | undefined;
     for (let j = 0; j < page.tokens.length; j++) {
       const theirs = [at(page, j - 2), at(page, j - 1), at(page, j + 1), at(page, j + 2)];
-      const same = frame.filter((w, k) => w === theirs[k] && w !== '\u0000').length;
+      // A comma agreeing is no evidence: "In Nordic mythology, Valgrind" / "with the Nordic
+      // theme, Valgrind" share two words around one.
+      const same = frame.filter((w, k) => w === theirs[k] && w !== '\u0000' && w !== ',').length;
       // The neighbours next to the word must both agree; the outer ones give the third.
       if (same < 3 || frame[1] !== theirs[1] || frame[2] !== theirs[2]) continue;
       const p = page.tokens[j]!;
@@ -109,7 +111,7 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
       // Before an article both may be verbs taking an object ("returns the" / "transitions the"):
       // a paraphrase's change of verb, not a swapped fact.
       if (/^(?:the|a|an)$/.test(frame[2]!) && verbish(c) && verbish(p)) continue;
-      if (!canSwap(c, p)) continue;
+      if (!canSwap(c, p) || amountReworded(c, p)) continue;
       swapped ??= p;
     }
     if (swapped) out.push({ kind: 'term', claim: c.text, page: swapped.text });

@@ -82,6 +82,8 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   for (const t of tokens) {
     if (!t.content || !/^[a-z][a-z-]{3,}$/.test(t.lower)) continue;
     if (wn.knows(t.lemma) || knownForm(t.lower) || UNIT_WORDS.test(t.lower)) continue;
+    // "newer", "easiest": a degree of a known adjective, compared as a comparative.
+    if (/^(?:ADJ|ADV)$/.test(t.pos) && gradedForm(t.lower)) continue;
     add(t.text, 'rare');
   }
   return [...out.values()];
@@ -96,4 +98,15 @@ function knownForm(lower: string): boolean {
   if (wn.knows(lower)) return true;
   const base = lower.replace(/-/g, '').replace(/(?:able|ible|ed|ing|s|ly)$/, '');
   return base.length >= 4 && (wn.knows(base) || wn.knows(`${base}e`));
+}
+
+/** True for a comparative or superlative of a known word: "newer", "later", "bigger", "easiest". */
+function gradedForm(lower: string): boolean {
+  const wn = loadWordNet();
+  const stem = /^(.{2,}?)(?:er|est)$/.exec(lower)?.[1];
+  if (stem === undefined) return false;
+  const undoubled = /(.)\1$/.test(stem) ? stem.slice(0, -1) : stem;
+  return [stem, `${stem}e`, undoubled, stem.replace(/i$/, 'y')].some(
+    (b) => b.length >= 3 && wn.knows(b),
+  );
 }

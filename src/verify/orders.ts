@@ -53,7 +53,8 @@ const PRECEDENCE: readonly { re: RegExp; winner: 'before' | 'after' }[] = [
 
 /** A word of a phrase, and a phrase of one to six of them (first group) then the second side. */
 const WORD = String.raw`[\p{L}\p{N}_.$-]+`;
-const SIDES = String.raw`((?:${WORD} ){0,5}?${WORD}),? `;
+// The first side is what is converted: "is converted to X" names no first thing.
+const SIDES = String.raw`((?!(?:in)?to )(?:${WORD} ){0,5}?${WORD}),? `;
 const REST = String.raw`((?:${WORD} ?){1,6})`;
 
 /** Ways a text says one thing comes before another; group 1 is the first, group 2 the second. */

@@ -195,6 +195,16 @@ export function extractQuantities(text: string): Quantity[] {
     // "one" alone is mostly a pronoun ("the one that..."): a number only before a noun or unit.
     if (words.length === 1 && words[0] === 'one' && !/^\s+[a-z]/i.test(text.slice(start + 3)))
       continue;
+    // "once the counter is above zero" is a conjunction ("as soon as"), not a count; "once a
+    // day" is one.
+    if (
+      words.length === 1 &&
+      words[0] === 'once' &&
+      /^\s+(?:the|it|you|they|we|this|that|these|those|all|its|their|your|our|there)\b/i.test(
+        text.slice(start + 4),
+      )
+    )
+      continue;
     if (/\ba\s+$/i.test(text.slice(0, start)) && SCALES[words[0]!] !== undefined) {
       start = text.slice(0, start).search(/a\s+$/i);
       body = text.slice(start, m.index + body.length);

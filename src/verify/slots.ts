@@ -7,7 +7,7 @@
 import { UNITS } from './quantity-words.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
-import { areAntonyms, canSwap, related } from './words.js';
+import { amountReworded, areAntonyms, canSwap, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /** A verb's -ed or -ing form ("compiled", "pending"), not a verb that ends so ("speed"). */
@@ -133,6 +133,7 @@ function swapsIn(
     // A name is swapped for a name: a key term's slot holds another key term, not a common word.
     (!pieceOf(claimTerms, c) || pieceOf(pageTerms, p)) &&
     canSwap(c, p) &&
+    !amountReworded(c, p) &&
     !claim.tokens.some((t) => t.content && (related(t, p) || areAntonyms(t, p)));
   for (let k = 0; k < words.length; k++) {
     const i = words[k]!;

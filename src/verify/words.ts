@@ -168,6 +168,30 @@ const POSITIONS = new Set(
   ).split(' '),
 );
 
+/** Words that count rather than name a thing: "more", "few", "several". */
+const AMOUNTS = new Set(
+  'more most less least much many few fewer fewest little several numerous countless'.split(' '),
+);
+/** An amount or a degree of its own ("less" / "greater"): two of them state two amounts. */
+const graded = (t: Token): boolean =>
+  AMOUNTS.has(t.lower) || (/^(?:ADJ|ADV)$/.test(t.pos) && /(?:er|est)$/.test(t.lower));
+/** Words of a number's scale: "thousands of packages" is "1000s of packages". */
+const SCALES = new Set('dozens hundreds thousands millions billions'.split(' '));
+
+/**
+ * True when one of two words in one place is an amount the other rewords ("more memory" /
+ * "increased memory", "thousands" / "1000s"): amounts are judged as quantities and comparisons,
+ * not as swapped terms. Two scales still differ ("hundreds" / "thousands"); two opposite amounts
+ * are judged by polarity, which sees a negation that turns one into the other ("little" / "not
+ * much").
+ */
+export const amountReworded = (a: Token, b: Token): boolean =>
+  (AMOUNTS.has(a.lower) && !graded(b)) ||
+  (AMOUNTS.has(a.lower) && AMOUNTS.has(b.lower) && areAntonyms(a, b)) ||
+  (AMOUNTS.has(b.lower) && !graded(a)) ||
+  (SCALES.has(a.lower) && /\d/.test(b.text)) ||
+  (SCALES.has(b.lower) && /\d/.test(a.text));
+
 /** Words before a position word that make it an item's place ("the first proxy", "its last"). */
 const POSSESSIVE = new Set('the its their his her our your this that whose'.split(' '));
 

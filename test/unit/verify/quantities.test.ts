@@ -26,6 +26,11 @@ describe('extractQuantities', () => {
     });
     expect(one('at least twelve hundred trees')).toMatchObject({ value: 1200, bound: 'ge' });
     expect(one('between 2 and 5 connections')).toMatchObject({ value: 2, high: 5, bound: 'range' });
+    // "once" is a count, or a conjunction before a clause.
+    expect(one('called once a day')).toMatchObject({ value: 1, dim: 'count:tim' });
+    expect(extractQuantities('true once the counter is above zero').map((q) => q.text)).toEqual([
+      'above zero',
+    ]);
   });
 
   it('tells years, dates and versions from counts', () => {

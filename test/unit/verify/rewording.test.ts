@@ -225,3 +225,93 @@ describe('negation grounded in the same statement', () => {
     );
   });
 });
+
+describe('amounts, notation and conversions in other words', () => {
+  it('takes an amount reworded for the same amount, and two scales for two', () => {
+    supported(
+      'The change would break thousands of packages.',
+      'But that would break 1000s of packages.',
+    );
+    supported(
+      'The option keeps the symbols at the cost of more memory.',
+      'The option keeps the symbols, at the price of increased memory.',
+    );
+    contradicted(
+      'That change would break hundreds of packages.',
+      'That change would break thousands of packages.',
+      'term',
+    );
+    contradicted(
+      "If a response's body is less than this, the response is not cached.",
+      "If a response's body is greater than or equal to this, the response is not cached.",
+      'term',
+    );
+  });
+
+  it('takes a unit without a number for a word the passage must state', () => {
+    expect(
+      verifyClaim(
+        'The tool reports the elapsed time in milliseconds.',
+        'The tool reports the elapsed real time used by the process.',
+      ).verdict,
+    ).toBe('unrelated');
+  });
+
+  it('reads "minutes:seconds" as words, not an emoticon and a stray word', () => {
+    supported(
+      '%E reports the elapsed time as [hours:]minutes:seconds.',
+      'Elapsed real time used by the process, in [hours:]minutes:seconds.',
+    );
+  });
+
+  it('reads "is converted to X" as naming the result, not what is converted first', () => {
+    supported(
+      'If a property is a data descriptor, the call converts it into an accessor descriptor so it can display the message.',
+      'If the property is a data descriptor, it will be converted to an accessor descriptor in order to display the message.',
+    );
+  });
+
+  it('reads "as zero values" as a value, "zero dependencies" as none', () => {
+    supported(
+      'The tool reports the unavailable values as zeros.',
+      'The tool reports unavailable information as zero values.',
+    );
+    contradicted('The package has dependencies.', 'The package has zero dependencies.', 'negation');
+  });
+});
+
+describe('negation carried by an antonym or stated twice', () => {
+  it('takes "little" for "not much" on a predicate the page negates', () => {
+    const page = 'Some systems do not provide much information about program resource use.';
+    supported('Some systems provide little information about resource use.', page);
+    contradicted('Some systems provide much information about resource use.', page, 'negation');
+  });
+
+  it('pairs a negated word with the page clause that negates it too', () => {
+    const page =
+      'Instead of just warning on the first invocation of a deprecated function and never ' +
+      'again, this module will warn on the first invocation of a deprecated function per unique ' +
+      'call site.';
+    supported(
+      'Rather than warning only the first time a deprecated function is called and never again, this module warns on the first call from each unique call site.',
+      page,
+    );
+  });
+});
+
+describe('names and frames that are no swap', () => {
+  it("takes a comparative of a known adjective for no rare term, nor for a name's holder", () => {
+    supported(
+      'The package brings the newer Buffer APIs to every version of Node.js.',
+      'Use the new Node.js Buffer APIs in all versions of Node.js.',
+    );
+  });
+
+  it('takes no word before a comma for a slot the page fills otherwise', () => {
+    supported(
+      'In Nordic mythology, Valgrind is the name of the main entrance to Valhalla.',
+      'Keeping with the Nordic theme, Valgrind was chosen. Valgrind is the name of the main entrance to Valhalla.',
+    );
+    contradicted('The button is red.', 'The button is blue.', 'term');
+  });
+});
