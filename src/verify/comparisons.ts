@@ -50,15 +50,29 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
   for (const c of claim.comparatives) {
     let agreed = false;
     let against: Comparative | undefined;
-    for (const p of page.comparatives) {
-      const same = sameBase(p, c);
-      const opposite = !same && oppositeBase(c, p);
-      if (!same && !opposite) continue;
-      const [cl, cr] = sides(claim, c.at);
+    const [cl, cr] = sides(claim, c.at);
+    const judged = page.comparatives.filter((p) => sameBase(p, c) || oppositeBase(c, p));
+    // A comparison with nothing after it ("lower levels run slower") is judged by the page's
+    // comparisons of the same subject: those whose sentence shares most words before them.
+    const subject = (p: Comparative): number => overlap(cl, sides(page, p.at)[0]);
+    // Only a degree of an adjective ("slower", "higher"): "most recently used" orders a sequence.
+    const degree = /^\p{L}+er$/u.test(c.text) && !/^(?:more|fewer)$/i.test(c.text);
+    const best = degree && cr.size === 0 ? Math.max(2, ...judged.map(subject)) : Infinity;
+    // Only a comparison of the same things counts: "before all requests complete" is not
+    // answered by a "before" elsewhere in the passage about something else.
+    const eligible = judged.filter((p) => {
       const [pl, pr] = sides(page, p.at);
-      // Only a comparison of the same things counts: "before all requests complete" is not
-      // answered by a "before" elsewhere in the passage about something else.
-      if (overlap(cr, pr) === 0 && !(overlap(cl, pr) > 0 && overlap(cr, pl) > 0)) continue;
+      return (
+        overlap(cr, pr) > 0 || (overlap(cl, pr) > 0 && overlap(cr, pl) > 0) || subject(p) >= best
+      );
+    });
+    // Of those, the ones about the claim's subject decide ("lower levels give faster execution"
+    // against "lower levels ... faster execution" and "higher levels ... slower execution").
+    const most = degree ? Math.max(0, ...eligible.map(subject)) : 0;
+    for (const p of eligible) {
+      if (most >= 2 && subject(p) < most) continue;
+      const opposite = !sameBase(p, c);
+      const [pl, pr] = sides(page, p.at);
       // "X is faster than Y" says what "Y is slower than X" does: the arguments swapped sides.
       const swapped = overlap(cl, pr) + overlap(cr, pl) > overlap(cl, pl) + overlap(cr, pr);
       const sign = p.sign * (opposite ? -1 : 1) * (swapped ? -1 : 1);

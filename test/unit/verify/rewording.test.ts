@@ -259,8 +259,8 @@ describe('amounts, notation and conversions in other words', () => {
 
   it('reads "minutes:seconds" as words, not an emoticon and a stray word', () => {
     supported(
-      '%E reports the elapsed time as [hours:]minutes:seconds.',
-      'Elapsed real time used by the process, in [hours:]minutes:seconds.',
+      'The E format reports the elapsed time as [hours:]minutes:seconds.',
+      'The E format reports the elapsed real time used by the process, in [hours:]minutes:seconds.',
     );
   });
 
@@ -307,11 +307,35 @@ describe('names and frames that are no swap', () => {
     );
   });
 
+  it("takes a page word in the slot for a swap when the claim's like word is stated as written", () => {
+    const page = 'Mobile is supported (need to install stream module to enable Streaming API).';
+    contradicted(
+      'Mobile is supported, but you have to install the buffer module to get the Streaming API.',
+      page,
+      'term',
+    );
+    supported(
+      'Mobile is supported, but you have to install the stream module to get the Streaming API.',
+      page,
+    );
+  });
+
   it('takes no word before a comma for a slot the page fills otherwise', () => {
     supported(
       'In Nordic mythology, Valgrind is the name of the main entrance to Valhalla.',
       'Keeping with the Nordic theme, Valgrind was chosen. Valgrind is the name of the main entrance to Valhalla.',
     );
     contradicted('The button is red.', 'The button is blue.', 'term');
+  });
+});
+
+describe('comparisons of the same subject', () => {
+  it('judges a comparison by the page sentence about its subject', () => {
+    const page =
+      'Lower cache levels result in faster startup, but less caching. Higher levels result in ' +
+      'greater caching, but slower startup.';
+    contradicted('Lower cache levels give slower startup.', page, 'comparative');
+    contradicted('Lower cache levels start slower.', page, 'comparative');
+    supported('Lower cache levels give faster startup.', page);
   });
 });
