@@ -134,7 +134,16 @@ function swapsIn(
     (!pieceOf(claimTerms, c) || pieceOf(pageTerms, p)) &&
     canSwap(c, p) &&
     !amountReworded(c, p) &&
-    !claim.tokens.some((t) => t.content && (related(t, p) || areAntonyms(t, p)));
+    !claim.tokens.some(
+      (t) =>
+        t.content &&
+        (related(t, p) || areAntonyms(t, p)) &&
+        // The claim's word stated as written elsewhere in the sentence does not account for
+        // another form of it ("the Streaming API" there, "stream module" here, "buffer module"
+        // in the claim).
+        (p.lower === t.lower ||
+          !page.tokens.slice(s, e).some((q) => q !== p && q.lower === t.lower)),
+    );
   for (let k = 0; k < words.length; k++) {
     const i = words[k]!;
     const c = claim.tokens[i]!;
