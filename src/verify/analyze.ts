@@ -171,6 +171,17 @@ export function sentenceBounds(a: Analysis, at: number): [number, number] {
   return [first, last];
 }
 
+/** The `[first, last]` token ranges of the sentences of an analysis, in order. */
+export function sentenceRanges(a: Analysis): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < a.tokens.length;) {
+    const [first, last] = sentenceBounds(a, i);
+    out.push([first, last]);
+    i = last + 1;
+  }
+  return out;
+}
+
 /**
  * Analyses a sentence (or a short passage): tokens, negation scope, key terms, quantities,
  * comparatives. Pure: no I/O after the first call (which loads the wink-nlp model and WordNet).

@@ -13,7 +13,7 @@
  * A swap needs votes for and none against, in sentences without a contrast that moves a fact away
  * from its holder ("A, unlike B, does X"; "B rather than A"; "respectively").
  */
-import { sentenceBounds } from './analyze.js';
+import { sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { coordinatedItems } from './conjuncts.js';
 import type { Conflict } from './verify-claim.js';
@@ -44,17 +44,6 @@ const QUANTIFIERS = new Set(
 
 /** Witnesses a swap needs: one shared word moving may be a paraphrase's rewording. */
 const MIN_SWAPPED = 1;
-
-/** Sentence ranges `[first, last]` of an analysis. */
-function sentencesOf(a: Analysis): [number, number][] {
-  const out: [number, number][] = [];
-  for (let i = 0; i < a.tokens.length;) {
-    const [first, last] = sentenceBounds(a, i);
-    out.push([first, last]);
-    i = last + 1;
-  }
-  return out;
-}
 
 /**
  * The statement of each token of a sentence whose anchors are the tokens `anchors`: ranges
@@ -154,10 +143,10 @@ const reorders = (a: Analysis, [first, last]: [number, number]): boolean =>
  */
 export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   const anchors = [...anchorWords(claim)];
-  const pageSentences = sentencesOf(page).filter((s) => !reorders(page, s));
+  const pageSentences = sentenceRanges(page).filter((s) => !reorders(page, s));
   const claimLists = coordinatedItems(claim.tokens);
   const pageLists = coordinatedItems(page.tokens);
-  for (const cs of sentencesOf(claim)) {
+  for (const cs of sentenceRanges(claim)) {
     if (reorders(claim, cs)) continue;
     const here = anchors.filter((w) => once(claim, cs, w) !== undefined);
     for (const [x, a] of here.entries()) {

@@ -4,7 +4,7 @@
  * other, though it shares most of the claim's words ("supports passive mode" for "supports active
  * as well as passive mode"). The words that tell an item from the others must be stated.
  */
-import { sentenceBounds } from './analyze.js';
+import { sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { predicateConflicts } from './predicates.js';
 import type { Conflict } from './verify-claim.js';
@@ -91,9 +91,7 @@ export function itemConflicts(claim: Analysis, page: Analysis): Conflict[] {
     for (const own of distinguishing(claim.tokens, items)) {
       if (own.length === 0) continue;
       const naming: Token[] = [];
-      for (let i = 0; i < page.tokens.length;) {
-        const [first, last] = sentenceBounds(page, i);
-        i = last + 1;
+      for (const [first, last] of sentenceRanges(page)) {
         const sentence = page.tokens.slice(first, last + 1);
         const names = own.every((k) =>
           sentence.some((t) => t.content && related(claim.tokens[k]!, t)),
