@@ -349,10 +349,17 @@ function unitAfter(
     if (def && quoted[2]!.length > 1)
       return { ...def, end: at + quoted[0].length, name: quoted[2]! };
   }
-  const m = /^(\s?)(%|per cent|[a-zµ×$€£]+)/.exec(rest);
+  const m = /^(\s?|-)(%|per cent|[a-zµ×$€£]+)/.exec(rest);
   if (!m) return null;
   const name = m[2]!;
   const def = UNITS.get(name);
+  // A compound adjective ("a two-byte header", "32-bit integers") states the unit too; a hyphen
+  // before any other word ("a two-step process") is read as no unit.
+  if (m[1] === '-') {
+    return def && name.length > 1 && !/^[a-z]/.test(rest.slice(m[0].length))
+      ? { ...def, end: at + m[0].length, name }
+      : null;
+  }
   // A unit symbol glued to the number ("30s", "5MiB") or after one space; a bare "s"/"m"/"h"/"d"
   // or "x" only when it is its own word, not an article or a plural.
   if (def && (name.length > 1 || /^(?:[^a-z]|$)/.test(rest.slice(m[0].length)))) {

@@ -99,6 +99,26 @@ describe('numbers in other words', () => {
     );
   });
 
+  it('reads a number joined to its unit by a hyphen ("a two-byte header") as that measure', () => {
+    expect(extractQuantities('a two-byte header and a 10-second wait').map((q) => q.dim)).toEqual([
+      'bytes',
+      'ms',
+    ]);
+    // A hyphen before a word that is no unit states no unit.
+    expect(extractQuantities('a two-step process').map((q) => q.dim)).toEqual(['count']);
+    const page =
+      'The zlib format has a very small header of only two bytes to identify it as a zlib stream and to provide decoding information, and a four-byte trailer with a fast check value to verify the integrity of the uncompressed data after decoding.';
+    supported(
+      'The zlib format has a tiny two-byte header and a four-byte trailer with a check value for the uncompressed data.',
+      page,
+    );
+    contradicted(
+      'The zlib format has a tiny two-byte header and an eight-byte trailer with a check value for the uncompressed data.',
+      page,
+      'number',
+    );
+  });
+
   it('compares a number after a name with a version, "v18+" with "18 or later"', () => {
     expect(extractQuantities('Node.js v18+').map((q) => q.bound)).toEqual(['ge']);
     supported('The module requires Node.js 18 or later.', 'The module requires Node.js v18+.');
