@@ -187,8 +187,27 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     const touching = pairs.filter(
       (x) => touches(x) && covers(x).some((i) => !untouched.includes(i)),
     );
+    // The page may run two claim clauses into one ("If the server doesn't support this request
+    // you'll still get an empty Map instead of an error"): its clause has more cues than this one,
+    // but each negates a word the claim negates too, and each word negated here is negated there.
+    const wordwise = (x: (typeof pairs)[number]): boolean => {
+      const mine = c.words.filter((i) => claim.tokens[i]!.negated);
+      const theirs = x.clause.words.filter((j) => page.tokens[j]!.negated);
+      return (
+        mine.length > 0 &&
+        x.flips.length === 0 &&
+        mine.every((i) => theirs.some((j) => related(claim.tokens[i]!, page.tokens[j]!))) &&
+        theirs.every((j) =>
+          claim.tokens.some((t) => t.content && t.negated && related(t, page.tokens[j]!)),
+        )
+      );
+    };
     const agrees = (touching.length > 0 ? touching : pairs).some(
-      (x) => (c.cues + x.flips.length) % 2 === x.clause.cues % 2 || !touches(x) || conditional(x),
+      (x) =>
+        (c.cues + x.flips.length) % 2 === x.clause.cues % 2 ||
+        !touches(x) ||
+        conditional(x) ||
+        wordwise(x),
     );
     if (agrees || pairs.length === 0 || echoed(c)) continue;
     const x = touching[0] ?? pairs[0]!;

@@ -130,6 +130,22 @@ describe('numbers in other words', () => {
   });
 });
 
+describe('negations of one page clause stated in two claim clauses', () => {
+  it('pairs each negated word with the page word negated, not the clause-wide count', () => {
+    const page =
+      "features() gets a description of supported features. If the FTP server doesn't support this request you'll still get an empty Map instead of an error response.";
+    supported(
+      "If the server doesn't support the request, features() gives you an empty Map instead of an error.",
+      page,
+    );
+    contradicted(
+      'If the server supports the request, features() gives you an empty Map instead of an error.',
+      page,
+      'negation',
+    );
+  });
+});
+
 describe('quoted literals', () => {
   it('takes a quoted value as a key term, not an apostrophe', () => {
     expect(analyze("It returns the string 'ok' if it can't fail.").keyTerms).toContainEqual({
