@@ -134,6 +134,8 @@ function swapsIn(
     (!pieceOf(claimTerms, c) || pieceOf(pageTerms, p)) &&
     canSwap(c, p) &&
     !amountReworded(c, p) &&
+    // A broader or narrower name of the same thing ("memory" / "RAM") is a rewording.
+    !(c.pos === 'NOUN' && p.pos === 'NOUN' && wn.broader(c.lemma, p.lemma)) &&
     !claim.tokens.some(
       (t) =>
         t.content &&

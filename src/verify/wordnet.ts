@@ -38,6 +38,12 @@ export interface WordNet {
    * from the other (derivationally related form `+`, `activate`/`activation`). Never for antonyms.
    */
   related(a: string, b: string): boolean;
+  /**
+   * True when one noun names a kind of the other, at most two hypernym links up (`RAM` /
+   * `memory`, `tcp` / `protocol`): the broader word can refer to the same thing. Two kinds of
+   * one thing (`client` / `server`) are not.
+   */
+  broader(a: string, b: string): boolean;
   /** True when WordNet has the lemma in any part of speech. */
   knows(lemma: string): boolean;
   /** ms spent building the lookups. */
@@ -286,6 +292,20 @@ export function loadWordNet(): WordNet {
     near.set(key, set);
     return set;
   };
+  const above = new Map<string, string[]>();
+  // The synsets one and two hypernym links (`@`, `@i`) above a noun synset.
+  const ancestors = (id: string): string[] => {
+    let out = above.get(id);
+    if (out) return out;
+    const up = (from: string): string[] =>
+      (readSynset(data, from)?.pointers ?? [])
+        .filter((p) => p.type === '@' || p.type === '@i')
+        .map((p) => p.target);
+    const first = up(id);
+    out = [...first, ...first.flatMap(up)];
+    above.set(id, out);
+    return out;
+  };
   cached = {
     antonyms: (lemma) => antonyms.get(lemma.toLowerCase()) ?? none,
     synsets: lookup,
@@ -299,6 +319,14 @@ export function loadWordNet(): WordNet {
       if (x === y) return true;
       if (antonyms.get(x)?.has(y)) return false;
       return neighbours(x).has(y) || neighbours(y).has(x);
+    },
+    broader(a, b) {
+      const x = lookup(a).filter((id) => id.startsWith('n'));
+      const y = lookup(b).filter((id) => id.startsWith('n'));
+      if (x.length === 0 || y.length === 0) return false;
+      const within = (from: readonly string[], to: readonly string[]): boolean =>
+        from.some((id) => ancestors(id).some((up) => to.includes(up)));
+      return within(x, y) || within(y, x);
     },
     knows: (lemma) => lookup(lemma).length > 0,
     loadMs: Math.round(performance.now() - started),

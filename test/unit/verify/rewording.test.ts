@@ -212,6 +212,17 @@ describe('words swapped in a frame', () => {
     contradicted('The button is red.', 'The button is blue.', 'term');
   });
 
+  it('takes a broader or narrower name of the same thing for a rewording, not a swap', () => {
+    const page = 'You should allocate at least 512 MB of RAM to your instance.';
+    supported('Give your instance at least 512 MB of memory.', page);
+    // Two kinds of one thing are a swap.
+    contradicted(
+      'The proxy forwards each request to the client.',
+      'The proxy forwards each request to the server.',
+      'term',
+    );
+  });
+
   it('takes a word the passage states elsewhere as missing where the claim puts it', () => {
     const r = verifyClaim(
       'Uppercase proxy variables are also read.',
