@@ -144,8 +144,8 @@ const reorders = (a: Analysis, [first, last]: [number, number]): boolean =>
 export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   const anchors = [...anchorWords(claim)];
   const pageSentences = sentenceRanges(page).filter((s) => !reorders(page, s));
-  const claimLists = coordinatedItems(claim.tokens);
-  const pageLists = coordinatedItems(page.tokens);
+  const claimLists = coordinatedItems(claim.tokens, claim.text);
+  const pageLists = coordinatedItems(page.tokens, page.text);
   for (const cs of sentenceRanges(claim)) {
     if (reorders(claim, cs)) continue;
     const here = anchors.filter((w) => once(claim, cs, w) !== undefined);

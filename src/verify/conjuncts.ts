@@ -15,20 +15,55 @@ const ITEM_POS = new Set(['ADJ', 'NOUN', 'PROPN', 'X']);
 /** Words that may open an item without being part of it. */
 const OPENERS = new Set(['the', 'a', 'an', 'both', 'either', 'its', 'their', 'all']);
 
+/**
+ * True when token `i` is a word of an item: a noun or adjective, or the hyphen of a compound
+ * ("top-level"), written with no space on either side in `text`.
+ */
+function itemWord(tokens: readonly Token[], i: number, text: string): boolean {
+  const t = tokens[i];
+  if (!t || t.cue) return false;
+  if (ITEM_POS.has(t.pos)) return true;
+  const [before, after] = [tokens[i - 1], tokens[i + 1]];
+  return (
+    t.text === '-' &&
+    before !== undefined &&
+    after !== undefined &&
+    ITEM_POS.has(before.pos) &&
+    ITEM_POS.has(after.pos) &&
+    text.includes(`${before.text}-${after.text}`)
+  );
+}
+
+/**
+ * A plural noun before another noun is no modifier of it ("child processes", not "childs
+ * processes"): the tagger read a verb as a noun ("Valgrind traces child processes").
+ */
+const pluralBefore = (tokens: readonly Token[], i: number): boolean =>
+  tokens[i]!.pos === 'NOUN' &&
+  tokens[i + 1]?.pos === 'NOUN' &&
+  /[^su]s$/.test(tokens[i]!.lower) &&
+  tokens[i]!.lemma !== tokens[i]!.lower;
+
+/** True for a preposition opening its sentence ("By default, ...", "In general, ..."). */
+const opensSentence = (tokens: readonly Token[], i: number): boolean =>
+  tokens[i]?.pos === 'ADP' && (i === 0 || /^[.!?:;]$/.test(tokens[i - 1]!.text));
+
 /** The token indexes of the item that ends just before `end` (exclusive), walking back. */
-function itemBefore(tokens: readonly Token[], end: number): number[] {
+function itemBefore(tokens: readonly Token[], end: number, text: string): number[] {
   const out: number[] = [];
-  for (let i = end - 1; i >= 0 && ITEM_POS.has(tokens[i]!.pos) && !tokens[i]!.cue; i--)
+  for (let i = end - 1; i >= 0 && itemWord(tokens, i, text); i--) {
+    if (out.length > 0 && pluralBefore(tokens, i)) break;
     out.unshift(i);
+  }
   return out;
 }
 
 /** The token indexes of the item that starts at `start`, an opener skipped. */
-function itemAfter(tokens: readonly Token[], start: number): number[] {
+function itemAfter(tokens: readonly Token[], start: number, text: string): number[] {
   let i = start;
   if (OPENERS.has(tokens[i]?.lower ?? '')) i++;
   const out: number[] = [];
-  for (; i < tokens.length && ITEM_POS.has(tokens[i]!.pos) && !tokens[i]!.cue; i++) out.push(i);
+  for (; i < tokens.length && itemWord(tokens, i, text); i++) out.push(i);
   return out;
 }
 
@@ -38,7 +73,7 @@ function itemAfter(tokens: readonly Token[], start: number): number[] {
  * and adjectives: "is fast and reliable", "idle and busy sockets", not "reads the file and
  * closes it".
  */
-export function coordinatedItems(tokens: readonly Token[]): number[][][] {
+export function coordinatedItems(tokens: readonly Token[], text = ''): number[][][] {
   const out: number[][][] = [];
   tokens.forEach((t, i) => {
     let after = -1;
@@ -46,15 +81,15 @@ export function coordinatedItems(tokens: readonly Token[]): number[][][] {
     else if (t.lower === 'as' && tokens[i + 1]?.lower === 'well' && tokens[i + 2]?.lower === 'as')
       after = i + 3;
     if (after < 0) return;
-    const right = itemAfter(tokens, after);
-    const left = itemBefore(tokens, i);
+    const right = itemAfter(tokens, after, text);
+    const left = itemBefore(tokens, i, text);
     if (left.length === 0 || right.length === 0) return;
     if (tokens[left[0]!]!.clause !== tokens[right[0]!]!.clause) return;
     const items = [left, right];
     // "Latin, Greek and Cyrillic": items before, each after a comma.
     for (let k = left[0]! - 1; tokens[k]?.text === ',';) {
-      const more = itemBefore(tokens, k);
-      if (more.length === 0) break;
+      const more = itemBefore(tokens, k, text);
+      if (more.length === 0 || opensSentence(tokens, more[0]! - 1)) break;
       items.unshift(more);
       k = more[0]! - 1;
     }
@@ -76,7 +111,13 @@ export function distinguishing(tokens: readonly Token[], items: readonly number[
     const others = new Set(
       items.flatMap((other, m) => (m === n ? [] : other.map((k) => tokens[k]!.lemma))),
     );
-    return item.filter((k) => k !== head && tokens[k]!.content && !others.has(tokens[k]!.lemma));
+    return item.filter(
+      (k) =>
+        k !== head &&
+        tokens[k]!.content &&
+        tokens[k]!.text !== '-' &&
+        !others.has(tokens[k]!.lemma),
+    );
   });
 }
 
@@ -87,7 +128,7 @@ export function distinguishing(tokens: readonly Token[], items: readonly number[
  * mode is not supported."), though the page states it of the other item.
  */
 export function itemConflicts(claim: Analysis, page: Analysis): Conflict[] {
-  for (const items of coordinatedItems(claim.tokens)) {
+  for (const items of coordinatedItems(claim.tokens, claim.text)) {
     for (const own of distinguishing(claim.tokens, items)) {
       if (own.length === 0) continue;
       const naming: Token[] = [];

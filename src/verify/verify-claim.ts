@@ -269,7 +269,7 @@ export function verifyClaim(
   });
   // - each item of a coordination ("active as well as passive mode"): the words that tell it from
   //   the other items.
-  for (const items of coordinatedItems(c.tokens)) {
+  for (const items of coordinatedItems(c.tokens, c.text)) {
     for (const own of distinguishing(c.tokens, items)) {
       if (own.length > 0 && own.every((k) => !direct.has(k)))
         missing.push(own.map((k) => c.tokens[k]!.text).join(' '));

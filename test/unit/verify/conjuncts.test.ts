@@ -11,7 +11,7 @@ beforeAll(() => {
 /** The words telling each item apart, per coordination of `text`. */
 const own = (text: string): string[][][] => {
   const { tokens } = analyze(text);
-  return coordinatedItems(tokens).map((items) =>
+  return coordinatedItems(tokens, text).map((items) =>
     distinguishing(tokens, items).map((item) => item.map((k) => tokens[k]!.lower)),
   );
 };
@@ -27,12 +27,31 @@ describe('coordinatedItems', () => {
     ]);
   });
 
+  it('keeps a hyphenated compound whole, and leaves out a verb read as a noun and an opening phrase', () => {
+    // "traces" is tagged a noun: a plural before another noun is no modifier of it. "By default,"
+    // opens the sentence and is no item of the list.
+    expect(
+      own('By default, Valgrind traces child processes as well as the top-level process.'),
+    ).toEqual([[['child'], ['top', 'level']]]);
+  });
+
   it('leaves coordinated clauses and verbs alone', () => {
     expect(own('It reads the file and closes the stream.')).toEqual([]);
   });
 });
 
 describe('verifyClaim with coordinated items', () => {
+  it('does not support a list the page restricts to one of its items', () => {
+    const only = 'First, by default, Valgrind only traces the top-level process.';
+    expect(
+      verdictOf(
+        'By default, Valgrind traces child processes as well as the top-level process.',
+        only,
+      ),
+    ).not.toBe('supported');
+    expectSupported('By default, Valgrind traces just the top-level process.', only);
+  });
+
   const page = 'The pool closes idle sockets after five seconds.';
 
   it('does not support an item the passage leaves out', () => {
