@@ -12,8 +12,8 @@
  * parsed) into a map, then dropped; the 6 MB of sorted index files are kept as bytes and searched
  * by bisection, as WordNet's own tools do. The 7 MB sense index is never read. Measured on 2 busy
  * cores: about 0.4 s once per process, about 13 MB of heap. The one-link neighbours of a word
- * (similar-to, also-see, derivationally related forms) are read from the data files line by line at
- * their offsets when first asked for, and memoised.
+ * (similar-to, also-see, derivationally related forms) and the hypernyms two links above a noun are
+ * read from the data files line by line at their offsets when first asked for, and memoised.
  */
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
