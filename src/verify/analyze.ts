@@ -203,6 +203,7 @@ export function analyze(written: string): Analysis {
   const tags = column<string>(its.pos);
   const types = column<string>(its.type);
   const stops = column<boolean>(its.stopWordFlag);
+  const spaces = column<string>(its.precedingSpaces);
   const tokens: Token[] = [];
   let clause = 0;
   const predicate = (k: number): boolean => {
@@ -234,12 +235,31 @@ export function analyze(written: string): Analysis {
   let hasVerb = false;
   // Cues waiting for the word they negate: the first content word after them in the clause.
   let pending = 0;
+  // A bracket after a space opens an aside, a statement of its own ("You may then get leak
+  // reports (please don't report these)"), when it has a finite verb; one glued to a word is a
+  // call's ("alloc(size)"), and one without names or glosses ("the global (g) flag").
+  const statement = (i: number): boolean => {
+    if (values[i] !== '(' || i === 0 || (spaces[i] ?? '') === '') return false;
+    // A finite verb: a participle glosses ("method 0 (stored with no compression)").
+    for (let k = i + 1; k < values.length && values[k] !== ')' && values[k] !== '('; k++) {
+      const v = values[k]!.toLowerCase();
+      if (tags[k] === 'AUX' || (tags[k] === 'VERB' && !/(?:ed|ing|en)$/.test(v))) return true;
+    }
+    return false;
+  };
+  let aside = false;
   values.forEach((value, i) => {
     const lower = value.toLowerCase();
     const lemma = (lemmas[i] ?? lower).toLowerCase();
     const pos = tags[i] ?? 'X';
     const type = types[i] ?? 'word';
+    const opensAside = statement(i);
+    const closesAside = value === ')' && aside;
+    if (opensAside) aside = true;
+    if (closesAside) aside = false;
     const boundary =
+      opensAside ||
+      closesAside ||
       (type === 'punctuation' && /^[,.;:!?]$/.test(value)) ||
       CLAUSE_BREAK.has(lower) ||
       // A relative "that" opens a clause of its own ("requests that are not idempotent").

@@ -146,6 +146,21 @@ describe('negations of one page clause stated in two claim clauses', () => {
   });
 });
 
+describe('an aside in brackets', () => {
+  it('is a statement of its own when it has a verb, and a gloss when it has none', () => {
+    const page =
+      "You may then get space leak reports for glibc allocations (please don't report these to the glibc people, since they are not real leaks), but at least the program runs.";
+    supported('You may then see glibc leak reports that are not real leaks.', page);
+    contradicted('You may then see glibc leak reports that are real leaks.', page, 'negation');
+    // "(g)" glosses "global": the negation before it still reaches "flag".
+    contradicted(
+      'The pattern has the global flag set.',
+      'The pattern does not have the global (g) flag set.',
+      'negation',
+    );
+  });
+});
+
 describe('quoted literals', () => {
   it('takes a quoted value as a key term, not an apostrophe', () => {
     expect(analyze("It returns the string 'ok' if it can't fail.").keyTerms).toContainEqual({
