@@ -88,6 +88,29 @@ export function slotSwaps(claim: Analysis, page: Analysis): Conflict[] {
   return result ?? [];
 }
 
+/**
+ * True when another page sentence states claim word `i` with most of the words of its sentence: a
+ * claim of two clauses may be stated by two sentences ("The systems that measure most of the
+ * resources are based on 4.3BSD. Later BSD releases use code that measures fewer."), and the
+ * sentence carrying the other clause holds no slot of this one.
+ */
+function statedElsewhere(
+  claim: Analysis,
+  page: Analysis,
+  words: readonly number[],
+  i: number,
+  carrier: number,
+): boolean {
+  const [first, last] = sentences(claim).find(([s, e]) => i >= s && i < e) ?? [0, 0];
+  const own = words.filter((k) => k >= first && k < last);
+  return sentences(page).some(([s, e]) => {
+    if (s === carrier) return false;
+    const sentence = page.tokens.slice(s, e).filter((p) => p.content);
+    const states = (k: number): boolean => sentence.some((p) => related(claim.tokens[k]!, p));
+    return states(i) && own.filter(states).length * 2 > own.length;
+  });
+}
+
 /** True when the token is a word of one of the terms (each given as its lower-case pieces). */
 const pieceOf = (terms: readonly string[][], t: Token): boolean =>
   terms.some((x) => x.includes(t.lower));
@@ -227,7 +250,9 @@ function swapsIn(
         }
       }
     }
-    if (hit) out.push({ kind: 'term', claim: c.text, page: hit.text });
+    if (hit && !statedElsewhere(claim, page, words, i, s)) {
+      out.push({ kind: 'term', claim: c.text, page: hit.text });
+    }
   }
   return out;
 }

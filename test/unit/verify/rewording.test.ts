@@ -238,6 +238,22 @@ describe('words swapped in a frame', () => {
     );
   });
 
+  it('finds no slot of one claim clause in the sentence that states the other', () => {
+    const page =
+      'The systems that measure most or all of the resources are based on 4.3BSD. Later BSD releases use different memory management code that measures fewer resources.';
+    supported(
+      'Systems that measure most or all of these resources are based on 4.3BSD, and later BSD releases measure fewer of them.',
+      page,
+    );
+    // A sentence stating the word with less than most of its clause is no alibi for the swap.
+    expect(
+      verifyClaim(
+        'Idle sockets are closed after the timeout.',
+        'Busy sockets are closed after the timeout. Idle sockets are kept open.',
+      ).verdict,
+    ).not.toBe('supported');
+  });
+
   it('takes a word the passage states elsewhere as missing where the claim puts it', () => {
     const r = verifyClaim(
       'Uppercase proxy variables are also read.',
