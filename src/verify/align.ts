@@ -28,7 +28,7 @@ export function quantityAlignment(
         claim.quantities.some(
           (q) =>
             // A count in words ("at most once") pairs loosely; only written values claim a slot.
-            /\d/.test(q.text) && q.dim === p.dim && compareQuantities(q, p) === 'same',
+            /\d|infinit/i.test(q.text) && q.dim === p.dim && compareQuantities(q, p) === 'same',
         ),
       )
       .map((p) => p.start),

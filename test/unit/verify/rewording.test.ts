@@ -119,6 +119,14 @@ describe('numbers in other words', () => {
     );
   });
 
+  it('takes a page value the claim states as written, Infinity too, for no rival of another', () => {
+    const r = verifyClaim(
+      'getRemainingTTL returns 0 for a key that is not in the cache and Infinity for an item stored without a TTL.',
+      'If item is not in cache, returns 0. Returns Infinity if item is in cache without a defined TTL.',
+    );
+    expect(r.conflicts.map((c) => c.kind)).not.toContain('number');
+  });
+
   it('compares a number after a name with a version, "v18+" with "18 or later"', () => {
     expect(extractQuantities('Node.js v18+').map((q) => q.bound)).toEqual(['ge']);
     supported('The module requires Node.js 18 or later.', 'The module requires Node.js v18+.');
