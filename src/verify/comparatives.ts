@@ -113,7 +113,9 @@ export function comparativesOf(tokens: readonly Token[]): Comparative[] {
       out.push({ text: t.text, base: relation[0], sign: relation[1], at: i });
       return;
     }
-    if (t.pos !== 'ADJ' && t.pos !== 'ADV') return;
+    // A capital opening the sentence makes the tagger read a name ("Higher levels result...").
+    const opening = t.pos === 'PROPN' && (i === 0 || /^[.!?:;]$/.test(tokens[i - 1]!.text));
+    if (t.pos !== 'ADJ' && t.pos !== 'ADV' && !opening) return;
     const base = comparativeBase(t.lower);
     if (base) out.push({ text: t.text, base, sign: 1, at: i });
   });

@@ -28,6 +28,30 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
 
 const overlap = (x: Set<string>, y: Set<string>): number => [...x].filter((w) => y.has(w)).length;
 
+/**
+ * The content words of the comparison's own clause; a clause of fewer than two besides it ("but
+ * run slower") takes the clause before it in the sentence, which names what it is about.
+ */
+function scope(a: Analysis, at: number): Set<string> {
+  const [first] = sentenceBounds(a, at);
+  // A comparative counts by its base and direction ("Higher" and "higher" are "high", whatever
+  // the tagger; "lower" is "-high").
+  const word = (i: number): string => {
+    const x = a.comparatives.find((k) => k.at === i);
+    return x ? `${x.sign < 0 ? '-' : ''}${x.base}` : a.tokens[i]!.lemma;
+  };
+  const of = (clause: number): string[] =>
+    a.tokens.flatMap((t, i) =>
+      t.content && i !== at && i >= first && t.clause === clause ? [word(i)] : [],
+    );
+  const clause = a.tokens[at]!.clause;
+  const own = of(clause);
+  const before = a.tokens.findLast(
+    (t, i) => t.content && i < at && i >= first && t.clause < clause,
+  );
+  return new Set(own.length < 2 && before ? [...own, ...of(before.clause)] : own);
+}
+
 /** Bases that all measure how much: "larger", "higher", "more", "greater" compare one way. */
 const MAGNITUDE = new Set(['more', 'high', 'large', 'big', 'great', 'much', 'many']);
 
@@ -60,16 +84,25 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
     const best = degree && cr.size === 0 ? Math.max(2, ...judged.map(subject)) : Infinity;
     // Only a comparison of the same things counts: "before all requests complete" is not
     // answered by a "before" elsewhere in the passage about something else.
+    const mine = scope(claim, c.at);
+    const clauseShare = (p: Comparative): number => overlap(mine, scope(page, p.at));
     const eligible = judged.filter((p) => {
       const [pl, pr] = sides(page, p.at);
       return (
-        overlap(cr, pr) > 0 || (overlap(cl, pr) > 0 && overlap(cr, pl) > 0) || subject(p) >= best
+        overlap(cr, pr) > 0 ||
+        (overlap(cl, pr) > 0 && overlap(cr, pl) > 0) ||
+        subject(p) >= best ||
+        (best !== Infinity && clauseShare(p) >= 2)
       );
     });
     // Of those, the ones about the claim's subject decide ("lower levels give faster execution"
-    // against "lower levels ... faster execution" and "higher levels ... slower execution").
-    const most = degree ? Math.max(0, ...eligible.map(subject)) : 0;
+    // against "lower levels ... faster execution" and "higher levels ... slower execution"): the
+    // ones whose clause shares most with the claim's clause, else whose sentence does (a claim
+    // sentence may state both cases: "lower levels run faster, while higher levels run slower").
+    const closest = degree ? Math.max(0, ...eligible.map(clauseShare)) : 0;
+    const most = degree && closest < 2 ? Math.max(0, ...eligible.map(subject)) : 0;
     for (const p of eligible) {
+      if (closest >= 2 && clauseShare(p) < closest) continue;
       if (most >= 2 && subject(p) < most) continue;
       const opposite = !sameBase(p, c);
       const [pl, pr] = sides(page, p.at);

@@ -424,4 +424,19 @@ describe('comparisons of the same subject', () => {
     contradicted('Lower cache levels start slower.', page, 'comparative');
     supported('Lower cache levels give faster startup.', page);
   });
+
+  it('pairs each comparison of a claim stating both cases with the page clause of its case', () => {
+    const page =
+      'Lower compression levels result in faster execution, but less compression. Higher levels ' +
+      'result in greater compression, but slower execution.';
+    supported(
+      'Lower compression levels run faster but compress less, while higher levels compress more but run slower.',
+      page,
+    );
+    contradicted(
+      'Lower compression levels run slower but compress more, while higher levels compress less but run faster.',
+      page,
+      'comparative',
+    );
+  });
 });
