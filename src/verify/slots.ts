@@ -79,20 +79,34 @@ export function slotSwaps(claim: Analysis, page: Analysis): Conflict[] {
   // A swap is evidence only in a sentence that otherwise states the claim; a sentence sharing a
   // word or two is about something else.
   if (found.length === 0 || shared < Math.max(2, Math.ceil(words.length / 2))) return [];
+  // A tied sentence that lacks a claim word another one states does not state the claim either:
+  // of two parallel sentences ("The foo option enables the cache for reads. The bar option
+  // enables the cache for writes."), a swap in one is not excused by the other.
+  const statesWord = ([s, e]: [number, number], k: number): boolean =>
+    page.tokens.slice(s, e).some((p) => p.content && related(claim.tokens[k]!, p));
+  const lacks = (x: [number, number]): boolean =>
+    words.some((k) => !statesWord(x, k) && found.some((y) => y !== x && statesWord(y, k)));
   let result: Conflict[] | undefined;
-  for (const [s, e] of found) {
-    const here = swapsIn(claim, page, words, s, e);
-    if (here.length === 0) return [];
-    result ??= here;
+  for (const x of found) {
+    const here = swapsIn(claim, page, words, x[0], x[1]);
+    if (here.length === 0 && !(found.length > 1 && lacks(x))) return [];
+    if (here.length > 0) result ??= here;
   }
   return result ?? [];
 }
 
+/** Words that open a condition ("If the count is 1, a MockClient is returned"). */
+const CONDITIONS = new Set(['if', 'when', 'whenever', 'unless']);
+
 /**
- * True when another page sentence states claim word `i` with most of the words of its sentence: a
+ * True when another page sentence states claim word `i` with more of the word's clause (and of the
+ * conditions of its sentence) than the carrying sentence (starting at token `carrier`) does: a
  * claim of two clauses may be stated by two sentences ("The systems that measure most of the
  * resources are based on 4.3BSD. Later BSD releases use code that measures fewer."), and the
- * sentence carrying the other clause holds no slot of this one.
+ * sentence carrying the other clause holds no slot of this one. A parallel sentence stating as
+ * much is no alibi ("The foo option enables the cache for reads. The bar option enables it for
+ * writes." does not state "the bar option enables the cache for reads"), nor is one without the
+ * condition ("Otherwise a MockPool instance is returned").
  */
 function statedElsewhere(
   claim: Analysis,
@@ -102,12 +116,26 @@ function statedElsewhere(
   carrier: number,
 ): boolean {
   const [first, last] = sentences(claim).find(([s, e]) => i >= s && i < e) ?? [0, 0];
-  const own = words.filter((k) => k >= first && k < last);
-  return sentences(page).some(([s, e]) => {
-    if (s === carrier) return false;
+  const conditions = new Set<number>();
+  for (let k = first; k < last; k++) {
+    if (CONDITIONS.has(claim.tokens[k]!.lower)) conditions.add(claim.tokens[k]!.clause);
+  }
+  const own = words.filter(
+    (k) =>
+      claim.tokens[k]!.clause === claim.tokens[i]!.clause ||
+      conditions.has(claim.tokens[k]!.clause),
+  );
+  const stated = (s: number, e: number): number[] => {
     const sentence = page.tokens.slice(s, e).filter((p) => p.content);
-    const states = (k: number): boolean => sentence.some((p) => related(claim.tokens[k]!, p));
-    return states(i) && own.filter(states).length * 2 > own.length;
+    return own.filter((k) => sentence.some((p) => related(claim.tokens[k]!, p)));
+  };
+  const all = sentences(page);
+  const [, end] = all.find(([s]) => s === carrier) ?? [carrier, carrier];
+  const here = stated(carrier, end).length;
+  return all.some(([s, e]) => {
+    if (s === carrier) return false;
+    const there = stated(s, e);
+    return there.includes(i) && there.length > here;
   });
 }
 

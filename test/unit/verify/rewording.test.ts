@@ -253,6 +253,21 @@ describe('words swapped in a frame', () => {
       'Systems that measure most or all of these resources are based on 4.3BSD, and later BSD releases measure fewer of them.',
       page,
     );
+    // A parallel sentence, or one without the claim's condition, is no alibi for the swap.
+    contradicted(
+      'The bar option enables the cache for reads.',
+      'The foo option enables the cache for reads. The bar option enables the cache for writes.',
+      'term',
+    );
+    supported(
+      'With the bar option, the cache is enabled for writes.',
+      'The foo option enables the cache for reads. The bar option enables the cache for writes.',
+    );
+    contradicted(
+      'If the number of connections on the mock agent is set to 1, a MockPool instance is returned.',
+      'If the number of connections on the mock agent is set to 1, a MockClient instance is returned. Otherwise a MockPool instance is returned.',
+      'term',
+    );
     // A sentence stating the word with less than most of its clause is no alibi for the swap.
     expect(
       verifyClaim(
