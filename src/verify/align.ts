@@ -79,7 +79,8 @@ export function quantityAlignment(
       const others = candidates.filter(
         (p) => !same.includes(p) && !stated.has(p.start) && compareQuantities(q, p) === 'different',
       );
-      const rival = slotHolder(q, claim, page, same, others);
+      const rival =
+        ownerRival(claim, page, same, others) ?? slotHolder(q, claim, page, same, others);
       if (rival) conflicts.push({ kind: q.kind, claim: q.text, page: rival.text });
       continue;
     }
@@ -170,6 +171,46 @@ function slotHolder(
   if (named.some((p) => same.includes(p))) return undefined;
   const rival = named.find((p) => others.includes(p));
   return rival && aligned(q, claim, rival, page) ? rival : undefined;
+}
+
+/**
+ * The name a page value belongs to: the last identifier the page names before it ("maxSockets:
+ * ... Default: 100. maxFreeSockets: ... Default: 256." gives 100 to `maxSockets`).
+ */
+function ownerOf(page: Analysis, names: readonly string[], at: number): string | undefined {
+  let owner: string | undefined;
+  let last = -1;
+  for (const name of names) {
+    const re = new RegExp(`(?<![\\w$.-])${escapeRegExp(name)}(?![\\w$-])`, 'g');
+    for (const m of page.text.matchAll(re)) {
+      if (m.index < at && m.index > last) [owner, last] = [name, m.index];
+    }
+  }
+  return owner;
+}
+
+/**
+ * A different page value that belongs to the claim's name, when the equal ones all belong to other
+ * names the claim does not state: in a list of options with their defaults, the claim gave one
+ * option the other's value ("the default of maxSockets is 256").
+ */
+function ownerRival(
+  claim: Analysis,
+  page: Analysis,
+  same: readonly Quantity[],
+  others: readonly Quantity[],
+): Quantity | undefined {
+  const names = page.keyTerms.filter((k) => k.kind === 'identifier').map((k) => k.text);
+  const mine = claim.keyTerms
+    .filter((k) => k.kind === 'identifier' && names.includes(k.text))
+    .map((k) => k.text);
+  if (mine.length === 0 || others.length === 0) return undefined;
+  const foreign = (p: Quantity): boolean => {
+    const owner = ownerOf(page, names, p.start);
+    return owner !== undefined && !mine.includes(owner);
+  };
+  if (!same.every(foreign)) return undefined;
+  return others.find((p) => mine.includes(ownerOf(page, names, p.start) ?? ''));
 }
 
 /** Words of one stem: equal, or sharing their first five letters ("default"/"defaults"). */

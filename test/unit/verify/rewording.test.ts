@@ -127,6 +127,14 @@ describe('numbers in other words', () => {
     expect(r.conflicts.map((c) => c.kind)).not.toContain('number');
   });
 
+  it('gives a value in a list of options to the option named last before it', () => {
+    const page =
+      'maxSockets: the maximum number of sockets. Default: 100. maxFreeSockets: the maximum number of free sockets. Default: 256.';
+    supported('The default value of maxSockets is 100.', page);
+    supported('By default maxFreeSockets is 256.', page);
+    contradicted('The default value of maxSockets is 256.', page, 'number');
+  });
+
   it('compares a number after a name with a version, "v18+" with "18 or later"', () => {
     expect(extractQuantities('Node.js v18+').map((q) => q.bound)).toEqual(['ge']);
     supported('The module requires Node.js 18 or later.', 'The module requires Node.js v18+.');
