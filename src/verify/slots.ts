@@ -38,6 +38,10 @@ function sentences(a: Analysis): [number, number][] {
   return out;
 }
 
+/** True when the page tokens `[s, e)` state claim token `k` in some form. */
+const statesIn = (claim: Analysis, page: Analysis, [s, e]: [number, number], k: number): boolean =>
+  page.tokens.slice(s, e).some((p) => p.content && related(claim.tokens[k]!, p));
+
 /**
  * The page sentences that state most of the claim's content words (ties all kept): the sentence
  * that carries the support, if any does; and how many of the claim's words they state.
@@ -50,9 +54,7 @@ function carrying(
   let best = 0;
   let out: [number, number][] = [];
   for (const [s, e] of sentences(page)) {
-    const score = words.filter((i) =>
-      page.tokens.slice(s, e).some((p) => p.content && related(claim.tokens[i]!, p)),
-    ).length;
+    const score = words.filter((i) => statesIn(claim, page, [s, e], i)).length;
     if (score === 0 || score < best) continue;
     if (score > best) out = [];
     best = score;
@@ -82,10 +84,11 @@ export function slotSwaps(claim: Analysis, page: Analysis): Conflict[] {
   // A tied sentence that lacks a claim word another one states does not state the claim either:
   // of two parallel sentences ("The foo option enables the cache for reads. The bar option
   // enables the cache for writes."), a swap in one is not excused by the other.
-  const statesWord = ([s, e]: [number, number], k: number): boolean =>
-    page.tokens.slice(s, e).some((p) => p.content && related(claim.tokens[k]!, p));
   const lacks = (x: [number, number]): boolean =>
-    words.some((k) => !statesWord(x, k) && found.some((y) => y !== x && statesWord(y, k)));
+    words.some(
+      (k) =>
+        !statesIn(claim, page, x, k) && found.some((y) => y !== x && statesIn(claim, page, y, k)),
+    );
   let result: Conflict[] | undefined;
   for (const x of found) {
     const here = swapsIn(claim, page, words, x[0], x[1]);
@@ -125,10 +128,8 @@ function statedElsewhere(
       claim.tokens[k]!.clause === claim.tokens[i]!.clause ||
       conditions.has(claim.tokens[k]!.clause),
   );
-  const stated = (s: number, e: number): number[] => {
-    const sentence = page.tokens.slice(s, e).filter((p) => p.content);
-    return own.filter((k) => sentence.some((p) => related(claim.tokens[k]!, p)));
-  };
+  const stated = (s: number, e: number): number[] =>
+    own.filter((k) => statesIn(claim, page, [s, e], k));
   const all = sentences(page);
   const [, end] = all.find(([s]) => s === carrier) ?? [carrier, carrier];
   const here = stated(carrier, end).length;
