@@ -114,6 +114,11 @@ export function describeTextInPage(_: null): TextRoles | null {
     const label = labelOf(el);
     if (!label) return heading;
     let text = squash(label.textContent);
+    // Terms in a row name one description ("-v" then "--verbose", a function's overloads).
+    for (let dt = label.previousElementSibling; label.tagName === 'DT' && dt?.tagName === 'DT';) {
+      text = `${squash(dt.textContent)}, ${text}`;
+      dt = dt.previousElementSibling;
+    }
     const next = label.nextElementSibling;
     if (label.tagName !== 'DT' && next?.tagName === 'CODE') text += ` ${squash(next.textContent)}`;
     return addContext(label, `${contexts[heading]} ${text}`.trim());

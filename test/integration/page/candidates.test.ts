@@ -150,4 +150,10 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     expect(found[0]!.domPath).toContain('#trim-text');
     expect(found[0]!.context).toBe('Options trim');
   });
+
+  it('gives a definition under several terms in a row all of them as context', async () => {
+    const found = await candidates(page, 'Prints nothing but errors.');
+    expect(found[0]!.domPath).toContain('#quiet-text');
+    expect(found[0]!.context).toBe('Options -q, --quiet');
+  });
 });

@@ -48,6 +48,20 @@ describe('readHtml on reference entries', () => {
     ]);
   });
 
+  it('makes terms in a row one heading of the definition they share', () => {
+    expect(
+      blocksOf(
+        '<dl><dt><code>-v</code></dt>\n<dt><code>--verbose</code></dt><dd><p>Prints more.</p></dd>' +
+          '<dt>quiet</dt><dd>Prints less.</dd></dl>',
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 7, text: '-v, --verbose' },
+      { kind: 'paragraph', text: 'Prints more.' },
+      { kind: 'heading', level: 7, text: 'quiet' },
+      { kind: 'paragraph', text: 'Prints less.' },
+    ]);
+  });
+
   it('leaves a bold lead-in without a line break, and text before the labels, as prose', () => {
     expect(blocksOf('<p><b>Note:</b> the cache is per process.</p>')).toEqual([
       { kind: 'paragraph', text: 'Note: the cache is per process.' },

@@ -155,7 +155,13 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
         if (text) blocks.push({ kind: 'paragraph', text });
       } else if (tag === 'DT' && !el.querySelector('p, div, ul, ol, table, pre')) {
         const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+        // Terms in a row name one description ("-v" then "--verbose", a function's overloads):
+        // they make one heading, so the description stands under all of them.
+        const last = blocks[blocks.length - 1];
+        const grouped =
+          el.previousElementSibling?.tagName.toUpperCase() === 'DT' && last?.kind === 'heading';
         if (text.length > MAX_LABEL_CHARS) walk(el);
+        else if (text && grouped && last.level === LABEL_LEVEL) last.text += `, ${text}`;
         else if (text) blocks.push({ kind: 'heading', level: LABEL_LEVEL, text });
         flush();
       } else {
