@@ -12,6 +12,7 @@ import type { WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { comparativesOf } from './comparatives.js';
 import { keyTermsOf } from './key-terms.js';
+import { loadWordNet } from './wordnet.js';
 import { restateObligations } from './obligations.js';
 import { extractQuantities } from './quantities.js';
 import type { Quantity } from './quantities.js';
@@ -182,6 +183,46 @@ export function sentenceRanges(a: Analysis): [number, number][] {
   return out;
 }
 
+/** Tags of a noun phrase's first word, after the verb of {@link verbsTaggedAsNouns}. */
+const OBJECT_POS = new Set(['NOUN', 'PROPN', 'ADJ', 'DET', 'NUM']);
+
+/**
+ * The tokens wink tagged as a plural noun though they are the sentence's verb: in a sentence
+ * ending in a full stop with no verb at all, an `-s` word between its subject (a name, or a noun
+ * after a determiner) and a noun phrase, whose lemma WordNet has as a verb ("Valgrind traces child
+ * processes", "The proxy forwards all headers"). A negation on the page ("children won't be
+ * traced") can then be set against it.
+ */
+function verbsTaggedAsNouns(
+  values: readonly string[],
+  tags: readonly string[],
+  lemmas: readonly string[],
+): number[] {
+  const found: number[] = [];
+  const isVerb = (lemma: string): boolean =>
+    loadWordNet()
+      .synsets(lemma)
+      .some((id) => id.startsWith('v'));
+  let first = 0;
+  for (let last = 0; last < values.length; last++) {
+    if (!/^[.!?]$/.test(values[last] ?? '')) continue;
+    const sentence = tags.slice(first, last);
+    const from = first;
+    first = last + 1;
+    if (values[last] !== '.' || sentence.some((t) => t === 'VERB' || t === 'AUX')) continue;
+    for (let k = from + 1; k < last - 1; k++) {
+      const word = values[k]!.toLowerCase();
+      if (tags[k] !== 'NOUN' || !/[^s]s$/.test(word)) continue;
+      const subject = tags[k - 1] === 'PROPN' || (tags[k - 1] === 'NOUN' && tags[k - 2] === 'DET');
+      if (!subject || !OBJECT_POS.has(tags[k + 1] ?? '')) continue;
+      if (!isVerb((lemmas[k] ?? word).toLowerCase())) continue;
+      found.push(k);
+      break;
+    }
+  }
+  return found;
+}
+
 /**
  * Analyses a sentence (or a short passage): tokens, negation scope, key terms, quantities,
  * comparatives. Pure: no I/O after the first call (which loads the wink-nlp model and WordNet).
@@ -201,6 +242,7 @@ export function analyze(written: string): Analysis {
   const lemmas = column<string>(its.lemma);
   const stems = column<string>(its.stem);
   const tags = column<string>(its.pos);
+  for (const k of verbsTaggedAsNouns(values, tags, lemmas)) tags[k] = 'VERB';
   const types = column<string>(its.type);
   const stops = column<boolean>(its.stopWordFlag);
   const spaces = column<string>(its.precedingSpaces);

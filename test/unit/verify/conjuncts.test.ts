@@ -72,6 +72,19 @@ describe('verifyClaim with coordinated items', () => {
     expectSupported('The loader reads TOML as well as JSON files.', page);
   });
 
+  it('reads the verb of a sentence that has no other as a verb, though tagged a plural noun', () => {
+    const traces = (text: string) => analyze(text).tokens.find((t) => t.lower === 'traces')?.pos;
+    expect(traces('By default, Valgrind traces child processes.')).toBe('VERB');
+    expect(traces('The tool traces all threads.')).toBe('VERB');
+    // A sentence with a verb of its own keeps the noun.
+    expect(traces('The traces are kept in memory.')).toBe('NOUN');
+    expectConflict(
+      'By default, Valgrind traces child processes as well as the top-level process.',
+      'First, by default, Valgrind only traces the top-level process. So if your program spawns children, they will not be traced by Valgrind by default.',
+      'negation',
+    );
+  });
+
   it('supports every item stated, in other words or another order', () => {
     expectSupported(
       'The pool closes busy and idle sockets after five seconds.',
