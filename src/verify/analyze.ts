@@ -277,6 +277,8 @@ export function analyze(written: string): Analysis {
   let hasVerb = false;
   // Cues waiting for the word they negate: the first content word after them in the clause.
   let pending = 0;
+  // Whether the last cue ("without", "no") stands before a noun phrase.
+  let nounPhrase = false;
   // A bracket after a space opens an aside, a statement of its own ("You may then get leak
   // reports (please don't report these)"), when it has a finite verb; one glued to a word is a
   // call's ("alloc(size)"), and one without names or glosses ("the global (g) flag").
@@ -338,7 +340,10 @@ export function analyze(written: string): Analysis {
     const cue =
       (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented || instead) &&
       !negatesBound(values, tags, i);
-    if (cue) pending++;
+    if (cue) {
+      pending++;
+      nounPhrase = lower === 'without' || (lower === 'no' && pos === 'DET');
+    }
     const word = type === 'word' && /[\p{L}]/u.test(value);
     // wink's stop list holds words that carry facts here ("used", "first", "last", "make"): only
     // stop words that are not nouns, verbs or adjectives, and the light verbs, are left out.
@@ -355,7 +360,13 @@ export function analyze(written: string): Analysis {
     // clause-wide scope would flip "default" too, and "disabled by default" would then disagree.
     // Adverbs ("not fully implement", "no longer used") pass the negation on to the predicate.
     const negated = content && pos !== 'ADV' && pending % 2 === 1;
-    if (content && pos !== 'ADV') pending = 0;
+    // "without a defined TTL", "no valid entries": a cue before a noun phrase negates its noun
+    // too, past the modifiers.
+    const modifier =
+      nounPhrase &&
+      (pos === 'ADJ' || (pos === 'VERB' && /(?:ed|ing)$/.test(lower))) &&
+      /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '');
+    if (content && pos !== 'ADV' && !modifier) pending = 0;
     const stem = (stems[i] ?? lower).toLowerCase();
     tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause });
   });

@@ -105,6 +105,16 @@ describe('verifyClaim: negation and polarity', () => {
     );
   });
 
+  it('negates the noun of a phrase a cue opens, past its modifiers', () => {
+    const page = 'Returns Infinity if the item is stored without a defined TTL.';
+    expectSupported('Returns Infinity for an item stored without a TTL.', page);
+    const negated = (text: string) =>
+      analyze(text).tokens.flatMap((t) => (t.negated ? [t.lower] : []));
+    expect(negated(page)).toEqual(['defined', 'ttl']);
+    expect(negated('It makes no outgoing requests.')).toEqual(['outgoing', 'requests']);
+    expect(negated('It is not enabled by default.')).toEqual(['enabled']);
+  });
+
   it('keeps the negation of each clause apart', () => {
     expectConflict(
       'The extension is enabled on the server and disabled on the client.',
