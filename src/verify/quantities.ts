@@ -18,6 +18,7 @@ import {
   monthOf,
   BOUNDS,
   NOT_NOUN,
+  SMALL,
   versionBound,
   WORD_NUMBER,
   nounStem,
@@ -213,6 +214,18 @@ export function extractQuantities(text: string): Quantity[] {
     if (!free(start, end)) continue;
     raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
   }
+  // Fractions of a unit: "half an hour", "a quarter of an hour", "three quarters of a second".
+  for (const m of lower.matchAll(FRACTION)) {
+    const start = m.index;
+    const end = start + m[0].length - 1;
+    const u = unitAfter(lower, end);
+    if (!u || u.dim.startsWith('count') || !free(start, end)) continue;
+    const value = (SMALL[m[1] ?? ''] ?? 1) * FRACTIONS[m[2]!.replace(/s$/, '')]!;
+    // "three quarters" read as a count of quarters is part of it.
+    for (let k = raws.length - 1; k >= 0; k--)
+      if (raws[k]!.start < end && raws[k]!.end > start) raws.splice(k, 1);
+    raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
+  }
   for (const r of raws.sort((a, b) => a.start - b.start)) {
     const word = lower.slice(r.start, r.end);
     const once = ONCE_LIKE.has(word);
@@ -293,6 +306,12 @@ export function extractQuantities(text: string): Quantity[] {
   }
   return out.sort((a, b) => a.start - b.start);
 }
+
+/** Fractions by their word. */
+const FRACTIONS: Record<string, number> = { half: 1 / 2, third: 1 / 3, quarter: 1 / 4 };
+
+/** `[a | one | two | three] half | quarter(s) | third(s) [of] a | an ` before a unit. */
+const FRACTION = /\b(?:(a|one|two|three)\s+)?(half|quarters?|thirds?)\s+(?:of\s+)?an?\s/g;
 
 /** A bound read under a negation: "cannot be larger than 125" is "at most 125". */
 const NEGATED: Partial<Record<Bound, Bound>> = { le: 'gt', lt: 'ge', ge: 'lt', gt: 'le' };

@@ -137,7 +137,9 @@ export const NOT_NOUN = new Set(
     'a an the and or of to in on at by for with from than as is are was were be per each every ' +
     'more less that which this these those it its after before into over under until since when ' +
     'while if but so not then also only other others more most later earlier ago onward onwards ' +
-    'respectively instead again through via without within during among between about off out up'
+    'respectively instead again through via without within during among between about off out up ' +
+    // Verbs after a number are no counted noun ("level 0 does no compression").
+    'does do did has have had can could will would may might must should shall means'
   ).split(' '),
 );
 

@@ -39,6 +39,22 @@ describe('extractQuantities', () => {
     expect(one('since version 2.4.1')).toMatchObject({ kind: 'version', parts: [2, 4, 1] });
     expect(one('planted 1200 pear trees')).toMatchObject({ kind: 'number', value: 1200 });
   });
+
+  it('reads fractions of a unit', () => {
+    expect(one('over roughly a quarter of an hour')).toMatchObject({
+      value: 15 * 60_000,
+      dim: 'ms',
+      bound: 'approx',
+    });
+    expect(one('half an hour')).toMatchObject({ value: 30 * 60_000, dim: 'ms' });
+    expect(one('three quarters of a second')).toMatchObject({ value: 750, dim: 'ms' });
+    expect(compareQuantities(one('half an hour'), one('30 minutes'))).toBe('same');
+  });
+
+  it('counts no verb after a number', () => {
+    expect(one('Level 0 does no compression')).toMatchObject({ value: 0, dim: 'count' });
+    expect(one('Level 9 can be slow')).toMatchObject({ value: 9, dim: 'count' });
+  });
 });
 
 describe('compareQuantities', () => {
