@@ -53,7 +53,8 @@ function clausesOf(a: Analysis): Clause[] {
       byId.set(t.clause, (c = { words: [], cues: 0 }));
       if (purpose(a.tokens, i)) goals.add(t.clause);
     }
-    if (t.cue) c.cues++;
+    // "unless X is set" states the case "if X is not set".
+    if (t.cue || t.lower === 'unless') c.cues++;
     else if (t.content) c.words.push(i);
   });
   return [...byId].filter(([id, c]) => c.words.length > 0 && !goals.has(id)).map(([, c]) => c);

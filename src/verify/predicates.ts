@@ -139,6 +139,10 @@ export function isPredicate(tokens: readonly Token[], at: number): boolean {
   return false;
 }
 
+/** True when the token is in a clause opened by "unless", which states the case "if not". */
+const underUnless = (tokens: readonly Token[], at: number): boolean =>
+  tokens.some((x, i) => i < at && x.clause === tokens[at]!.clause && x.lower === 'unless');
+
 /**
  * True when a contrast negates the token ("files rather than inlined", "instead of inlining"): it
  * names the alternative a condition replaces, which the page may state as the default.
@@ -164,8 +168,10 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
     // Both the word and its clause must read the other way: "depends on no package" / "has zero
     // dependencies" move the negation; "when parsing, ... not" / "parsing does not" negate
     // another word of the clause.
-    const negated = negatedAt(claim.tokens, i);
-    const negatedClause = clauseNegated(claim.tokens, i);
+    // A word under "unless" reads the other way ("unless X is set" is "if X is not set").
+    const unless = underUnless(claim.tokens, i);
+    const negated = negatedAt(claim.tokens, i) !== unless;
+    const negatedClause = clauseNegated(claim.tokens, i) !== unless;
     if (t.negated && contrasted(claim.tokens, i)) return;
     const found = page.tokens.flatMap((x, j) => (x.content && sameWord(t, x) ? [j] : []));
     if (found.length === 0) return;
@@ -179,8 +185,8 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
     const opposite = found.every((j) => {
       const theirs = { tokens: page.tokens, sentence: pageSentences, at: j };
       return (
-        negatedAt(page.tokens, j) !== negated &&
-        clauseNegated(page.tokens, j) !== negatedClause &&
+        (negatedAt(page.tokens, j) !== underUnless(page.tokens, j)) !== negated &&
+        (clauseNegated(page.tokens, j) !== underUnless(page.tokens, j)) !== negatedClause &&
         !necessity(claim.tokens, i, page.tokens, j) &&
         !necessity(page.tokens, j, claim.tokens, i) &&
         !flipped(j) &&

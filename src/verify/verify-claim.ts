@@ -8,6 +8,7 @@ import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import { associationSwaps } from './associations.js';
+import { conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
 import { orderConflicts, unstatedOrders } from './orders.js';
@@ -189,6 +190,7 @@ export function verifyClaim(
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
   if (conflicts.length === 0) conflicts.push(...itemConflicts(c, p));
+  if (conflicts.length === 0) conflicts.push(...conditionConflicts(c, p));
   const missing = [
     ...terms.missing,
     ...quantities.missing,

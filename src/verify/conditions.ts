@@ -1,0 +1,136 @@
+/**
+ * Conditions: a page that states a fact under one case and its opposite under the other ("If there
+ * are no listeners, the errors are written to STDERR, but if there are any listeners, nothing will
+ * be written") supports the fact only under its own case. A claim that states it under the other
+ * case ("Even when something listens ..., depd still writes the errors to STDERR") pairs its
+ * consequence with the page's, word for word, while its condition is the page's negated.
+ */
+import type { Analysis, Token } from './analyze.js';
+import type { Conflict } from './verify-claim.js';
+import { areAntonyms, related } from './words.js';
+
+/** Words that open a condition; "unless" negates the one it opens. */
+const OPENERS = new Set(['if', 'when', 'whenever', 'unless', 'once']);
+
+/** A condition and the clauses of its sentence it governs. */
+interface Case {
+  /** Content words of the condition clause. */
+  condition: number[];
+  /** Parity of its negation (cues, and "unless"). */
+  conditionParity: number;
+  /** Content words of the clauses it governs. */
+  consequence: number[];
+  consequenceParity: number;
+  /** The condition opens with "unless": each of its words is negated. */
+  unless: boolean;
+  /** The condition as written. */
+  text: string;
+}
+
+/**
+ * The cases of a text: each condition clause with the clauses it governs, those after it up to
+ * the next condition in its sentence (or, for a condition that ends its sentence, those before).
+ */
+function casesOf(a: Analysis): Case[] {
+  const clauses = new Map<number, number[]>();
+  a.tokens.forEach((t, i) => {
+    const list = clauses.get(t.clause) ?? [];
+    list.push(i);
+    clauses.set(t.clause, list);
+  });
+  const order = [...clauses.keys()].sort((x, y) => x - y);
+  const sentenceEnd = (id: number): boolean =>
+    clauses.get(id)!.some((i) => /^[.!?]$/.test(a.tokens[i]!.text));
+  const isCondition = (id: number): boolean =>
+    clauses.get(id)!.some((i) => OPENERS.has(a.tokens[i]!.lower));
+  const words = (ids: number[]): number[] =>
+    ids.flatMap((id) => clauses.get(id)!.filter((i) => a.tokens[i]!.content));
+  const parity = (ids: number[]): number =>
+    ids.flatMap((id) => clauses.get(id)!).filter((i) => a.tokens[i]!.cue).length % 2;
+  const out: Case[] = [];
+  order.forEach((id, n) => {
+    if (!isCondition(id)) return;
+    const governed: number[] = [];
+    for (let m = n + 1; m < order.length && !isCondition(order[m]!); m++) {
+      governed.push(order[m]!);
+      if (sentenceEnd(order[m]!)) break;
+    }
+    // "X happens if Y.": the condition ends the sentence and governs what comes before it.
+    if (words(governed).length === 0) {
+      for (let m = n - 1; m >= 0 && !isCondition(order[m]!) && !sentenceEnd(order[m]!); m--)
+        governed.unshift(order[m]!);
+    }
+    const condition = clauses.get(id)!;
+    const unless = condition.some((i) => a.tokens[i]!.lower === 'unless');
+    out.push({
+      condition: words([id]),
+      conditionParity: (parity([id]) + (unless ? 1 : 0)) % 2,
+      consequence: words(governed),
+      consequenceParity: parity(governed),
+      unless,
+      text: condition
+        .map((i) => a.tokens[i]!.text)
+        .join(' ')
+        .replace(/ ([,.;:])/g, '$1')
+        .replace(/' (.+?) '/g, "'$1'")
+        .replace(/[,.;:]$/, ''),
+    });
+  });
+  return out;
+}
+
+/** Claim words related to some word of `theirs`. */
+const sharedWith = (
+  claim: readonly Token[],
+  mine: readonly number[],
+  page: readonly Token[],
+  theirs: readonly number[],
+): number[] => mine.filter((i) => theirs.some((j) => related(claim[i]!, page[j]!)));
+
+/**
+ * A claim condition against the page's: where the page states the claim's consequence (at least
+ * half of its words and two, with the same negation) under a condition that negates a word of
+ * the claim's condition (or that the claim's negates), and no page case states both as the claim
+ * does, the claim puts the fact under the other case.
+ */
+export function conditionConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const theirs = casesOf(page);
+  if (theirs.length === 0) return [];
+  const c = claim.tokens;
+  const p = page.tokens;
+  for (const mine of casesOf(claim)) {
+    if (mine.condition.length === 0 || mine.consequence.length === 0) continue;
+    const states = (x: Case): boolean => {
+      const shared = sharedWith(c, mine.consequence, p, x.consequence);
+      return shared.length >= Math.max(2, mine.consequence.length / 2);
+    };
+    // The negation that differs must touch a word both conditions name ("no listeners" /
+    // "something listens"); an antonym in the conditions ("disabled" / "not enabled") makes the
+    // parity no evidence.
+    const touches = (x: Case): boolean =>
+      mine.condition.some((i) =>
+        x.condition.some(
+          (j) =>
+            related(c[i]!, p[j]!) && (c[i]!.negated || p[j]!.negated || mine.unless || x.unless),
+        ),
+      ) && !mine.condition.some((i) => x.condition.some((j) => areAntonyms(c[i]!, p[j]!)));
+    const named = (x: Case): boolean => sharedWith(c, mine.condition, p, x.condition).length > 0;
+    const agrees = theirs.some(
+      (x) =>
+        states(x) &&
+        named(x) &&
+        x.conditionParity === mine.conditionParity &&
+        x.consequenceParity === mine.consequenceParity,
+    );
+    if (agrees) continue;
+    const other = theirs.find(
+      (x) =>
+        states(x) &&
+        touches(x) &&
+        x.conditionParity !== mine.conditionParity &&
+        x.consequenceParity === mine.consequenceParity,
+    );
+    if (other) return [{ kind: 'negation', claim: mine.text, page: other.text }];
+  }
+  return [];
+}

@@ -1,0 +1,45 @@
+// Conditions: a fact the page states under one case is not supported under the other.
+import { beforeAll, describe, it } from 'vitest';
+import { analyze } from '../../../src/verify/index.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+describe('verifyClaim with conditions', () => {
+  const page =
+    'The depd module emits deprecation errors as events on the process. If there are no listeners for this type, the errors are written to STDERR as normal, but if there are any listeners, nothing will be written to STDERR and instead only emitted.';
+
+  it('contradicts a fact put under the case the page negates', () => {
+    expectConflict(
+      'Even when something listens for the deprecation event, depd still writes the errors to STDERR.',
+      page,
+      'negation',
+    );
+  });
+
+  it('supports the fact under its own case, in either case', () => {
+    expectSupported(
+      'When there are no listeners for deprecation events, depd writes the errors to STDERR.',
+      page,
+    );
+    expectSupported(
+      'If there are any listeners for deprecation events, nothing is written to STDERR by depd.',
+      page,
+    );
+  });
+
+  it('reads "unless" as a negated condition', () => {
+    const unless = 'The parser caches every compiled template unless the strict option is set.';
+    expectConflict(
+      'If the strict option is set, the parser caches every compiled template.',
+      unless,
+      'negation',
+    );
+    expectSupported(
+      'The parser caches every compiled template if the strict option is not set.',
+      unless,
+    );
+  });
+});
