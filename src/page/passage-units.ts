@@ -287,6 +287,7 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
   }
   closeRun(norm.text.length);
   linkAnaphora(segments, norm, units);
+  joinAnswers(norm, units);
   joinLists(norm, units);
   return { segments, norm, units };
 }
@@ -368,6 +369,25 @@ function linkAnaphora(segments: TextSegments, norm: NormalizedText, units: Passa
     for (let k = i; k < units.length && units[k]!.block === unit.block; k++) {
       units[k]!.context = context;
     }
+  }
+}
+
+/**
+ * An answer that opens with "No" or "Yes" says nothing without its question ("Is it possible to
+ * attach Valgrind to a running program?" then "No. The environment ..."): its first sentence
+ * starts at the question, so every passage holding the answer holds what it answers (the
+ * verifier reads the pair as a statement; see `restateAnswers`).
+ */
+function joinAnswers(norm: NormalizedText, units: PassageUnit[]): void {
+  for (let i = 1; i < units.length; i++) {
+    const unit = units[i]!;
+    const before = units[i - 1]!;
+    if (unit.kind !== 'sentence' || before.kind !== 'sentence' || unit.block === before.block)
+      continue;
+    const question = norm.text.slice(before.span.start, before.span.end);
+    const answer = norm.text.slice(unit.span.start, unit.span.end);
+    if (question.trimEnd().endsWith('?') && /^(?:no|yes)\b/i.test(answer))
+      unit.span = { start: before.span.start, end: unit.span.end };
   }
 }
 

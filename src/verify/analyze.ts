@@ -10,6 +10,7 @@
 import winkNLP from 'wink-nlp';
 import type { WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { restateAnswers } from './answers.js';
 import { comparativesOf } from './comparatives.js';
 import { keyTermsOf } from './key-terms.js';
 import { loadWordNet } from './wordnet.js';
@@ -227,12 +228,16 @@ function verbsTaggedAsNouns(
  * Analyses a sentence (or a short passage): tokens, negation scope, key terms, quantities,
  * comparatives. Pure: no I/O after the first call (which loads the wink-nlp model and WordNet).
  * An obligation with what happens otherwise is restated as the negated condition it is ("must X,
- * or Y" as "if ... does not X, Y"; see obligations.ts): `text` is the text so restated.
+ * or Y" as "if ... does not X, Y"; see obligations.ts), and a question answered "No" or "Yes" as
+ * the statement it makes (see answers.ts): `text` is the text so restated.
  * @example analyze('Caching is not enabled by default.').tokens.find((t) => t.lemma === 'enable')?.negated // true
  */
 export function analyze(written: string): Analysis {
   // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon.
-  const text = restateObligations(written).replace(/(?<=[\p{L}\]]):(?=[\p{L}[\]])/gu, ': ');
+  const text = restateAnswers(restateObligations(written)).replace(
+    /(?<=[\p{L}\]]):(?=[\p{L}[\]])/gu,
+    ': ',
+  );
   const n = engine();
   const its = n.its;
   const doc = n.readDoc(text);

@@ -8,6 +8,7 @@ import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import { associationSwaps } from './associations.js';
+import { onlyAsks } from './answers.js';
 import { conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
@@ -134,6 +135,15 @@ export function verifyClaim(
       missing: [],
       coverage: 1,
       reason: 'the passage states the claim verbatim',
+    };
+  }
+  if (onlyAsks(p.text)) {
+    return {
+      verdict: 'unrelated',
+      conflicts: [],
+      missing: [],
+      coverage: 0,
+      reason: 'the passage only asks a question; it states nothing',
     };
   }
   const words = c.tokens.flatMap((t, i) => (t.content && t.pos !== 'NUM' ? [i] : []));

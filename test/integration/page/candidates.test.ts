@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPassages, toPageLike, visit } from '../../../src/page/index.js';
 import type { AnyPage, PassageMatch } from '../../../src/page/index.js';
 import type { FixtureServer } from '../../support/fixture-server.js';
+import { verifyClaim } from '../../../src/verify/index.js';
 import { conceptEmbed } from './concept-embed.js';
 import { DRIVERS, openDriverPage, closeDriverPage } from './drivers.js';
 import type { DriverBrowser } from './drivers.js';
@@ -149,6 +150,16 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     const found = await candidates(page, 'Removes leading and trailing spaces.');
     expect(found[0]!.domPath).toContain('#trim-text');
     expect(found[0]!.context).toBe('Options trim');
+  });
+
+  it('starts an answer that opens with "No" at its question, and reads the pair as a statement', async () => {
+    const claim = 'The profiler can be attached to a process that is already running.';
+    const found = await candidates(page, claim);
+    const answer = found.find((m) => m.quote.endsWith('from the very start.'));
+    expect(answer?.quote).toBe(
+      'Is it possible to attach the profiler to a process that is already running? No. The profiler has to have full control from the very start.',
+    );
+    expect(verifyClaim(claim, answer!.quote).verdict).toBe('contradicted');
   });
 
   it('gives a definition under several terms in a row all of them as context', async () => {
