@@ -141,6 +141,7 @@ export type {
 // Claim verification: does a located passage support the claim, contradict it, or neither.
 export {
   verifyClaim,
+  statedKeyTerms,
   analyze as analyzeClaim,
   extractQuantities,
   loadWordNet,

@@ -3,7 +3,7 @@
  * claim is `supported` only when one of them passes. A false `supported` is the worst error the
  * evidence recipes can make, so when in doubt the verdict is not `supported`.
  */
-import { verifyClaim } from '../../src/index.js';
+import { statedKeyTerms, verifyClaim } from '../../src/index.js';
 import type { ClaimAnalysis, ClaimVerification, Conflict, PassageMatch } from '../../src/index.js';
 
 /** The verdict over a claim's candidates, with the passage that decided it. */
@@ -35,7 +35,8 @@ const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})
 /**
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
  * embedding, then by score), unless a contradicting candidate states nearly all of the claim's
- * words and more of them than it; else the contradicting candidate that shares most words with the
+ * words and more of them than it, or stands under more of the claim's key terms (its heading or
+ * definition term names them); else the contradicting candidate that shares most words with the
  * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
  * heading and address) and each candidate's own heading may state the claim's key terms.
  */
@@ -67,12 +68,17 @@ export function judgeCandidates(
   // different fact outweighs a support that shares fewer, since a false `supported` is the worse
   // error ("only for HTTP/1.1 connections" backed by "A basic HTTP/1.1 client..." while the
   // option's own text says HTTP/2).
+  // So does one standing under the claim's subject (its heading or definition term names a key
+  // term of the claim) against a support under another entry that names it in passing ("-a:
+  // Append ... instead of overwriting it. Only useful with -o" backing "-o does not overwrite",
+  // while "-o file: ... this overwrites the file").
+  const about = (m: PassageMatch): number => statedKeyTerms(claim, m.context ?? '').length;
   const outweighed =
     best !== undefined &&
     against !== undefined &&
     best.match.method !== 'exact' &&
-    against.v.coverage >= OUTWEIGH_COVERAGE &&
-    against.v.coverage > best.v.coverage;
+    ((against.v.coverage >= OUTWEIGH_COVERAGE && against.v.coverage > best.v.coverage) ||
+      about(against.match) > about(best.match));
   if (best && !outweighed) {
     return {
       verdict: 'supported',

@@ -84,6 +84,16 @@ export interface VerifyClaimOptions {
 }
 
 /** Defaults of {@link verifyClaim}, applied once with `??`. */
+/**
+ * The claim's key terms that `text` states: what a passage's heading or definition term says it
+ * is about (`-o` under "-o file, --output=file").
+ * @example statedKeyTerms(analyze('The -o option overwrites the file.'), '-o file') // ['-o']
+ */
+export function statedKeyTerms(claim: Analysis, text: string): string[] {
+  const t = norm(text);
+  return t.length === 0 ? [] : claim.keyTerms.filter((k) => hasTerm(t, k.text)).map((k) => k.text);
+}
+
 export const CLAIM_DEFAULTS = {
   minCoverage: 0.5,
   minSemanticCoverage: 0.5,

@@ -61,3 +61,35 @@ describe('judgeCandidates: a false support is the worse error', () => {
     ).toBe('supported');
   });
 });
+
+describe("judgeCandidates: the passage about the claim's subject", () => {
+  const passing = {
+    ...match(
+      'embedding',
+      0.8,
+      'Append the resource use information to the output file instead of overwriting it. This option is only useful with the -o option.',
+    ),
+    context: 'Redirecting Output -a, --append',
+  };
+  const own = {
+    ...match(
+      'embedding',
+      0.7,
+      'By default, this overwrites the file, destroying its previous contents.',
+    ),
+    context: 'Redirecting Output -o file, --output=file',
+  };
+
+  it("lets a contradiction under the claim's subject outweigh a support under another entry", () => {
+    const claim = analyze('By default, the -o option does not overwrite the output file.');
+    const j = judgeCandidates(claim, [passing, own]);
+    expect(j.verdict).toBe('contradicted');
+    expect(j.match?.context).toBe(own.context);
+  });
+
+  it('keeps the support when it stands under the subject as much as the contradiction', () => {
+    const claim = analyze('By default, the -o option does not overwrite the output file.');
+    const under = { ...passing, context: own.context };
+    expect(judgeCandidates(claim, [under, own]).verdict).toBe('supported');
+  });
+});
