@@ -193,8 +193,13 @@ export function extractQuantities(text: string): Quantity[] {
     // "a" before a scale word is a number ("a hundred"), elsewhere an article.
     const value = wordsValue(words);
     if (value === null) continue;
-    // "one" alone is mostly a pronoun ("the one that..."): a number only before a noun or unit.
-    if (words.length === 1 && words[0] === 'one' && !/^\s+[a-z]/i.test(text.slice(start + 3)))
+    // "one" alone is mostly a pronoun ("the one that...", "at least one of max, maxSize or
+    // ttl"): a number only before a noun or unit.
+    if (
+      words.length === 1 &&
+      words[0] === 'one' &&
+      (!/^\s+[a-z]/i.test(text.slice(start + 3)) || /^\s+of\b/i.test(text.slice(start + 3)))
+    )
       continue;
     // "once the counter is above zero" is a conjunction ("as soon as"), not a count; "once a
     // day" is one.

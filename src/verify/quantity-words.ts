@@ -138,8 +138,10 @@ export const NOT_NOUN = new Set(
     'more less that which this these those it its after before into over under until since when ' +
     'while if but so not then also only other others more most later earlier ago onward onwards ' +
     'respectively instead again through via without within during among between about off out up ' +
-    // Verbs after a number are no counted noun ("level 0 does no compression").
-    'does do did has have had can could will would may might must should shall means'
+    // Verbs after a number are no counted noun ("level 0 does no compression"), and neither are
+    // the modifiers before one ("about 16 such items", "16 non buffers").
+    'does do did has have had can could will would may might must should shall means ' +
+    'such non additional extra new different separate distinct individual'
   ).split(' '),
 );
 

@@ -51,9 +51,12 @@ describe('extractQuantities', () => {
     expect(compareQuantities(one('half an hour'), one('30 minutes'))).toBe('same');
   });
 
-  it('counts no verb after a number', () => {
+  it('counts no verb or modifier after a number', () => {
     expect(one('Level 0 does no compression')).toMatchObject({ value: 0, dim: 'count' });
     expect(one('Level 9 can be slow')).toMatchObject({ value: 9, dim: 'count' });
+    // Nor a modifier before the noun, and "one of" a list is a choice, not a count.
+    expect(one('holds about 16 such items')).toMatchObject({ value: 16, dim: 'count' });
+    expect(extractQuantities('Set at least one of max, maxSize or ttl.')).toEqual([]);
   });
 });
 
