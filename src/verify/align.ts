@@ -318,6 +318,9 @@ export function termAlignment(
         .some((w) => w.startsWith(k.text.toLowerCase()) && k.text.length >= 4)
     )
       continue;
+    // A format directive is listed by its letter under its own entry ("M" under "%" directives).
+    const letter = /^%[-#0+ ]?([A-Za-z])$/.exec(k.text)?.[1];
+    if (letter && new RegExp(`(?<![\\w%-])${letter}(?![\\w])`).test(context)) continue;
     // A member is named without its namespace in its own section ("debounce" for "_.debounce",
     // "parse" under cookie's docs for "cookie.parse").
     const member = /^[\w$]+\.([A-Za-z_$][\w$]{3,})(?:\(\))?$/.exec(k.text)?.[1];

@@ -142,6 +142,21 @@ describe('bounds and names in code notation', () => {
     expect(verdict('The client treats 2xx responses as errors.', page)).not.toBe('supported');
   });
 
+  it('takes a format directive for a key term', () => {
+    const page = '%w Number of times that the program was context-switched voluntarily.';
+    expect(verdict('%w counts voluntary context switches.', page)).toBe('supported');
+    expect(verdict('%c counts voluntary context switches.', page)).not.toBe('supported');
+    expect(analyze('It is 50% faster with %-d.').keyTerms.map((k) => k.text)).toEqual(['%-d']);
+    // A list of directives may name each by its letter alone.
+    const entry = 'Maximum resident set size of the process, in Kilobytes.';
+    const claim =
+      'The %M directive gives the maximum resident set size of the process in kilobytes.';
+    expect(verifyClaim(claim, entry, { context: 'The Format String M' }).verdict).toBe('supported');
+    expect(verifyClaim(claim, entry, { context: 'The Format String K' }).verdict).not.toBe(
+      'supported',
+    );
+  });
+
   it('takes a path ending in the term for the term itself', () => {
     expect(
       verdict(
