@@ -218,10 +218,17 @@ const bipolar = (t: Token): boolean => {
 /**
  * True when an adjective in the place of another can state a different fact: both are values of
  * attributes with two poles in WordNet (`idle`/`busy`, `first`/`last`, `red`/`blue`). A
- * derived or relational adjective (`configurable`, `given`) describes how the thing is referred
- * to rather than a value it has, so a paraphrase may trade it. Other word classes always can.
+ * derived or relational adjective (`given`) describes how the thing is referred to rather than a
+ * value it has, so a paraphrase may trade it; two unrelated adjectives of capability
+ * (`writable`/`executable`) may not. Other word classes always can.
  */
 export function canSwap(a: Token, b: Token): boolean {
   if (a.pos !== 'ADJ' || b.pos !== 'ADJ') return true;
+  // What a thing can be done to is a fact too: "the writable address" is not "the executable
+  // address", though WordNet gives neither an opposite.
+  if (CAPABILITY.test(a.lower) && CAPABILITY.test(b.lower)) return !related(a, b);
   return bipolar(a) && bipolar(b);
 }
+
+/** An adjective of capability: what can be done to the thing (`writable`, `seekable`). */
+const CAPABILITY = /[a-z]{3}(?:able|ible)$/;

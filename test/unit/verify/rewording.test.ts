@@ -230,7 +230,7 @@ describe('words swapped in a frame', () => {
     );
   });
 
-  it('swaps adjectives only between values of two-pole attributes', () => {
+  it('swaps adjectives only between values of two-pole attributes, or two capabilities', () => {
     supported(
       'Entries are kept for a configurable period.',
       'Entries are kept for a given period.',
@@ -241,6 +241,12 @@ describe('words swapped in a frame', () => {
       'antonym',
     );
     contradicted('The button is red.', 'The button is blue.', 'term');
+    // Two capabilities are two facts.
+    contradicted(
+      'The function takes the executable address that the allocator returned.',
+      'The argument is the writable address that the allocator returned.',
+      'term',
+    );
   });
 
   it('takes a broader or narrower name of the same thing for a rewording, not a swap', () => {
