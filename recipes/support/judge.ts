@@ -3,7 +3,7 @@
  * claim is `supported` only when one of them passes. A false `supported` is the worst error the
  * evidence recipes can make, so when in doubt the verdict is not `supported`.
  */
-import { statedKeyTerms, verifyClaim } from '../../src/index.js';
+import { analyzeClaim, statedKeyTerms, verifyClaim } from '../../src/index.js';
 import type { ClaimAnalysis, ClaimVerification, Conflict, PassageMatch } from '../../src/index.js';
 
 /** The verdict over a claim's candidates, with the passage that decided it. */
@@ -32,11 +32,65 @@ const RANK: Record<PassageMatch['method'], number> = { exact: 0, fuzzy: 1, embed
 
 const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})`;
 
+/** Verifies a claim against one candidate passage. */
+function verifyCandidate(
+  claim: ClaimAnalysis,
+  match: PassageMatch,
+  context: string,
+): ClaimVerification {
+  return verifyClaim(claim, match.quote, {
+    // The page's own context plus what this candidate stands under (its heading, its table's
+    // header row), never another candidate's: a key term under a sibling section is not stated
+    // for this one ("acquire" above one event is no support for text under "error").
+    context: match.context ? `${context} \n ${match.context}` : context,
+    // Only an embedding match measures meaning; a fuzzy score counts shared words.
+    similarity: match.method === 'embedding' ? match.score : undefined,
+  });
+}
+
+/** Where a claim joins two statements: "X; Y", "X, whereas Y", "X, while Y", "X, but Y". */
+const JOINS = /;\s+|,\s+(?:whereas|while|but)\s+|\s+whereas\s+/i;
+
+/** Fewest words of a part that states something on its own. */
+const MIN_PART_WORDS = 4;
+
+/**
+ * A claim that joins two statements of two passages ("%e reports the time in seconds, whereas
+ * %E reports it as [hours:]minutes:seconds", each under its own entry) is stated when each part
+ * is, by some candidate, and no candidate contradicts a part. The passages supporting the parts,
+ * in the claim's order; `null` when the claim has one part or a part is not stated.
+ */
+function partsStated(
+  claim: ClaimAnalysis,
+  checked: readonly { match: PassageMatch; v: ClaimVerification }[],
+  context: string,
+): { match: PassageMatch; v: ClaimVerification }[] | null {
+  const parts = claim.text
+    .split(JOINS)
+    .map((p) => p.trim())
+    .filter((p) => p.split(/\s+/).length >= MIN_PART_WORDS);
+  if (parts.length < 2) return null;
+  const found: { match: PassageMatch; v: ClaimVerification }[] = [];
+  for (const part of parts) {
+    const analysis = analyzeClaim(part);
+    const verdicts = checked.map(({ match }) => ({
+      match,
+      v: verifyCandidate(analysis, match, context),
+    }));
+    if (verdicts.some((x) => x.v.verdict === 'contradicted')) return null;
+    const stated = verdicts.find((x) => x.v.verdict === 'supported');
+    if (!stated) return null;
+    found.push(stated);
+  }
+  return found;
+}
+
 /**
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
  * embedding, then by score), unless a contradicting candidate states nearly all of the claim's
  * words and more of them than it, or stands under more of the claim's key terms (its heading or
- * definition term names them); else the contradicting candidate that shares most words with the
+ * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
+ * when each part is supported by some candidate and none contradicts one; else the contradicting candidate that shares most words with the
  * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
  * heading and address) and each candidate's own heading may state the claim's key terms.
  */
@@ -47,14 +101,7 @@ export function judgeCandidates(
 ): Judgement {
   const checked: { match: PassageMatch; v: ClaimVerification }[] = candidates.map((match) => ({
     match,
-    v: verifyClaim(claim, match.quote, {
-      // The page's own context plus what this candidate stands under (its heading, its table's
-      // header row), never another candidate's: a key term under a sibling section is not
-      // stated for this one ("acquire" above one event is no support for text under "error").
-      context: match.context ? `${context} \n ${match.context}` : context,
-      // Only an embedding match measures meaning; a fuzzy score counts shared words.
-      similarity: match.method === 'embedding' ? match.score : undefined,
-    }),
+    v: verifyCandidate(claim, match, context),
   }));
   const supported = checked
     .filter((c) => c.v.verdict === 'supported')
@@ -86,6 +133,17 @@ export function judgeCandidates(
       conflicts: [],
       coverage: best.v.coverage,
       reason: `${label(best.match)}: ${best.v.reason}`,
+      settled: true,
+    };
+  }
+  const parts = against ? null : partsStated(claim, checked, context);
+  if (parts) {
+    return {
+      verdict: 'supported',
+      match: parts[0]!.match,
+      conflicts: [],
+      coverage: Math.min(...parts.map((p) => p.v.coverage)),
+      reason: `each part of the claim is stated: ${parts.map((p) => label(p.match)).join('; ')}`,
       settled: true,
     };
   }

@@ -93,3 +93,30 @@ describe("judgeCandidates: the passage about the claim's subject", () => {
     expect(judgeCandidates(claim, [under, own]).verdict).toBe('supported');
   });
 });
+
+describe('judgeCandidates: a claim joining two statements', () => {
+  const seconds = {
+    ...match('fuzzy', 0.7, 'Elapsed real time used by the process, in seconds.'),
+    context: 'Time Resources e',
+  };
+  const clock = {
+    ...match('fuzzy', 0.7, 'Elapsed real time used by the process, in [hours:]minutes:seconds.'),
+    context: 'Time Resources E',
+  };
+
+  it('supports it when each part is stated by a passage of its own', () => {
+    const claim = analyze(
+      '%e reports the elapsed real time in seconds, whereas %E reports the elapsed real time in [hours:]minutes:seconds.',
+    );
+    const j = judgeCandidates(claim, [seconds, clock]);
+    expect(j.verdict).toBe('supported');
+    expect(j.reason).toContain('each part of the claim is stated');
+  });
+
+  it('does not when a part is not stated', () => {
+    const claim = analyze(
+      '%e reports the elapsed real time in milliseconds, whereas %E reports the elapsed real time in [hours:]minutes:seconds.',
+    );
+    expect(judgeCandidates(claim, [seconds, clock]).verdict).not.toBe('supported');
+  });
+});
