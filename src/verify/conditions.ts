@@ -39,8 +39,10 @@ function casesOf(a: Analysis): Case[] {
     clauses.set(t.clause, list);
   });
   const order = [...clauses.keys()].sort((x, y) => x - y);
-  const sentenceEnd = (id: number): boolean =>
-    clauses.get(id)!.some((i) => /^[.!?]$/.test(a.tokens[i]!.text));
+  // A clause opens at the punctuation that ends the one before: the full stop of a sentence
+  // opens the first clause of the next.
+  const opensSentence = (id: number): boolean =>
+    /^[.!?]$/.test(a.tokens[clauses.get(id)![0]!]!.text);
   const isCondition = (id: number): boolean =>
     clauses.get(id)!.some((i) => OPENERS.has(a.tokens[i]!.lower));
   const words = (ids: number[]): number[] =>
@@ -52,13 +54,15 @@ function casesOf(a: Analysis): Case[] {
     if (!isCondition(id)) return;
     const governed: number[] = [];
     for (let m = n + 1; m < order.length && !isCondition(order[m]!); m++) {
+      if (opensSentence(order[m]!)) break;
       governed.push(order[m]!);
-      if (sentenceEnd(order[m]!)) break;
     }
     // "X happens if Y.": the condition ends the sentence and governs what comes before it.
-    if (words(governed).length === 0) {
-      for (let m = n - 1; m >= 0 && !isCondition(order[m]!) && !sentenceEnd(order[m]!); m--)
+    if (words(governed).length === 0 && !opensSentence(id)) {
+      for (let m = n - 1; m >= 0 && !isCondition(order[m]!); m--) {
         governed.unshift(order[m]!);
+        if (opensSentence(order[m]!)) break;
+      }
     }
     const condition = clauses.get(id)!;
     const unless = condition.some((i) => a.tokens[i]!.lower === 'unless');

@@ -30,6 +30,17 @@ describe('verifyClaim with conditions', () => {
     );
   });
 
+  it('reads a condition that ends its sentence, and stops at the sentence', () => {
+    const after =
+      'The errors are written to STDERR by depd if there are no listeners. Listeners get the errors instead.';
+    expectConflict(
+      'When something listens for the event, depd writes the errors to STDERR.',
+      after,
+      'negation',
+    );
+    expectSupported('When there are no listeners, depd writes the errors to STDERR.', after);
+  });
+
   it('reads "unless" as a negated condition', () => {
     const unless = 'The parser caches every compiled template unless the strict option is set.';
     expectConflict(
