@@ -9,8 +9,11 @@ import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
 
-/** Words that open a condition; "unless" negates the one it opens. */
-const OPENERS = new Set(['if', 'when', 'whenever', 'unless', 'once']);
+/** Words that open a condition clause ("If the count is 1, a MockClient is returned"). */
+export const CONDITIONS: ReadonlySet<string> = new Set(['if', 'when', 'whenever', 'unless']);
+
+/** Words that open a case here: the conditions, and "once"; "unless" negates the one it opens. */
+const OPENERS = new Set([...CONDITIONS, 'once']);
 
 /** A condition and the clauses of its sentence it governs. */
 interface Case {

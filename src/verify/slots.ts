@@ -6,6 +6,7 @@
  */
 import { UNITS } from './quantity-words.js';
 import type { Analysis, Token } from './analyze.js';
+import { CONDITIONS } from './conditions.js';
 import type { Conflict } from './verify-claim.js';
 import { amountReworded, areAntonyms, canSwap, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
@@ -97,9 +98,6 @@ export function slotSwaps(claim: Analysis, page: Analysis): Conflict[] {
   }
   return result ?? [];
 }
-
-/** Words that open a condition ("If the count is 1, a MockClient is returned"). */
-const CONDITIONS = new Set(['if', 'when', 'whenever', 'unless']);
 
 /**
  * True when another page sentence states claim word `i` with more of the word's clause (and of the

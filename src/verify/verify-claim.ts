@@ -9,7 +9,7 @@ import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import { associationSwaps } from './associations.js';
 import { onlyAsks } from './answers.js';
-import { conditionConflicts } from './conditions.js';
+import { CONDITIONS, conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
 import { orderConflicts, unstatedOrders } from './orders.js';
@@ -108,9 +108,6 @@ const KINDS = new Set(
     'event header module package class object type'
   ).split(' '),
 );
-
-/** Words that open a condition clause. */
-const CONDITIONS = new Set(['if', 'when', 'whenever', 'unless']);
 
 /** True when the clause of token `i` holds an odd number of negation cues. */
 const clauseNegated = (tokens: Analysis['tokens'], i: number): boolean =>
