@@ -7,7 +7,9 @@
 // `--claims` runs another set: claims-holdout.json (twelve other READMEs), claims-fresh.json (five
 // more READMEs and five real HTML pages committed under bench/evidence/pages/) or claims-unseen.json
 // (five more READMEs and five more real HTML pages: the Valgrind FAQ, the GNU time, Ninja and bzip2
-// manuals and base-passwd's users-and-groups document).
+// manuals and base-passwd's users-and-groups document) or claims-novel.json (four more READMEs and
+// four more real HTML pages, each from another generator: fontconfig's DocBook man page, libxslt's
+// internals page, the X Transport Interface, the Expat reference).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
