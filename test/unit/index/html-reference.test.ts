@@ -1,5 +1,6 @@
 // Reference pages: an entry's term or signature line heads the description under it, so every
 // passage of the description is known to be about it.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readHtml } from '../../../src/server/engines/index/formats/html.js';
 
@@ -70,5 +71,25 @@ describe('readHtml on reference entries', () => {
       { kind: 'paragraph', text: 'See close()' },
       { kind: 'paragraph', text: 'for details.' },
     ]);
+  });
+});
+
+describe('readHtml on a page of sibling sections', () => {
+  it('keeps every section readability drops beside the longest one', () => {
+    // A DocBook man page (fontconfig's fonts-conf): each top-level section is a <div> of its own,
+    // one much longer than the rest; readability keeps that one and drops "Description",
+    // "Debugging Applications" and "Lang Tags".
+    const file = new URL(
+      '../../../bench/evidence/pages/fontconfig/fontconfig-user.html',
+      import.meta.url,
+    );
+    const text = readHtml(readFileSync(file, 'utf8'), { baseUrl: null })
+      .blocks.map((b) => (b.kind === 'image' ? '' : b.text))
+      .join('\n');
+    expect(text).toContain('Output from these statements is sent to stdout.');
+    expect(text).toContain('Fontconfig is a library designed to provide system-wide font');
+    expect(text).toContain('Each font in the database contains a list of languages it supports.');
+    // The section readability keeps is still there.
+    expect(text).toContain('The match/edit sequences in the configuration are performed in two');
   });
 });

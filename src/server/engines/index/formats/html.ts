@@ -188,6 +188,35 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
   return blocks;
 }
 
+/** Least share of the page's prose that readability must keep for its extract to be used. */
+const MIN_KEPT = 0.85;
+
+/** Where a page keeps what is not its content: navigation, banners, sidebars, footers. */
+const CHROME =
+  'nav, aside, header, footer, [role="navigation"], [role="banner"], [role="complementary"], ' +
+  '[role="contentinfo"], [role="search"], [hidden]';
+
+/** A copy of `body` without its navigation and chrome (see {@link CHROME}) or scripts. */
+function withoutChrome(body: Element): Element {
+  const copy = body.cloneNode(true) as Element;
+  for (const el of Array.from(copy.querySelectorAll(CHROME))) {
+    // A header or footer inside an article is the article's own (its title, its byline).
+    if (/^(?:HEADER|FOOTER)$/i.test(el.tagName) && el.closest('article, main')) continue;
+    el.remove();
+  }
+  for (const el of Array.from(copy.querySelectorAll([...SKIP_TAGS].join(', ')))) el.remove();
+  return copy;
+}
+
+/** How many characters of text an element holds outside links (menus and tables of contents). */
+function prose(root: Element): number {
+  let links = 0;
+  for (const a of Array.from(root.querySelectorAll('a'))) links += squashed(a.textContent);
+  return squashed(root.textContent) - links;
+}
+
+const squashed = (text: string | null): number => (text ?? '').replace(/\s+/g, ' ').trim().length;
+
 /**
  * Extracts an HTML page: main content through readability (over linkedom), plus title, canonical
  * URL, `lang`, dates and category from the head.
@@ -227,6 +256,19 @@ export function readHtml(
       contentRoot = parseHTML(`<!doctype html><html><body>${contentHtml}</body></html>`).document
         .body;
     }
+  }
+  // Readability keeps its best-scored container and the siblings that score near it: on a page
+  // of several sections side by side (a DocBook man page: "Name", "Description", ..., each its own
+  // <div>) it drops the smaller ones whole. When it kept much less prose than the page holds
+  // outside its navigation, the page is the content; so it is when readability found none.
+  const whole = document.body ? withoutChrome(document.body) : null;
+  if (
+    whole &&
+    squashed(whole.textContent) > 0 &&
+    (!contentRoot || prose(contentRoot) < MIN_KEPT * prose(whole))
+  ) {
+    contentRoot = whole;
+    contentHtml = whole.innerHTML;
   }
   if (!contentRoot) {
     contentRoot = document.body ?? document.documentElement;
