@@ -92,10 +92,21 @@ export function describeTextInPage(_: null): TextRoles | null {
     }
     return found;
   };
+  // An FAQ's answer is about its question (DocBook's qandaset: a ".question" then an ".answer",
+  // as table rows or as blocks): "it", "these classes" and the names the answer leaves out are
+  // the question's.
+  const questionOf = (el: Element): Element | null => {
+    const answer = el.closest('.answer');
+    let q = answer?.previousElementSibling ?? null;
+    while (q && !q.classList.contains('question')) q = q.previousElementSibling;
+    return q;
+  };
   // A definition's term, or the label a reference paragraph opens with ("<b>debounce</b>
   // <code>_.debounce(function, wait)</code> Creates and returns..."), names what its sentences
   // are about, like a heading.
   const labelOf = (el: Element): Element | null => {
+    const answer = questionOf(el);
+    if (answer) return answer;
     const dd = el.closest('dd');
     if (dd) {
       let dt = dd.previousElementSibling;
@@ -142,7 +153,8 @@ export function describeTextInPage(_: null): TextRoles | null {
       (el.closest('header,footer') !== null && el.closest('article,main,[role="main"]') === null);
     if (outside) role = 'x';
     else if (el.closest('pre')) role = 'k';
-    else if (!h && !cell) ctx = labelled(el, heading);
+    // A table that lays out questions and answers is no table of data.
+    else if (!h && (!cell || el.closest('.question,.answer'))) ctx = labelled(el, heading);
     else if (h) {
       role = 'h';
       if (!contextOf.has(h)) {

@@ -162,6 +162,19 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     expect(verifyClaim(claim, answer!.quote).verdict).toBe('contradicted');
   });
 
+  it("gives an FAQ's answer its question as context (DocBook's question and answer rows)", async () => {
+    const found = await candidates(page, 'Many standard libraries keep freed memory in pools.');
+    expect(found[0]!.domPath).toContain('#a-pools');
+    expect(found[0]!.context).toBe(
+      'FAQ 2.1. My program uses the C++ STL. Kestrel reports still reachable memory at exit.',
+    );
+    // So a key term of the question is stated for the answer.
+    const claim = 'With the C++ STL, Kestrel reports memory that standard libraries keep in pools.';
+    expect(verifyClaim(claim, found[0]!.quote, { context: found[0]!.context }).verdict).toBe(
+      'supported',
+    );
+  });
+
   it('gives a definition under several terms in a row all of them as context', async () => {
     const found = await candidates(page, 'Prints nothing but errors.');
     expect(found[0]!.domPath).toContain('#quiet-text');
