@@ -189,10 +189,12 @@ const OBJECT_POS = new Set(['NOUN', 'PROPN', 'ADJ', 'DET', 'NUM']);
 
 /**
  * The tokens wink tagged as a plural noun though they are the sentence's verb: in a sentence
- * ending in a full stop with no verb at all, an `-s` word between its subject (a name, or a noun
+ * ending in a full stop, in a clause (cut at a comma, a semicolon, a colon or a subordinating
+ * conjunction) with no verb, an `-s` word between its subject (a name, or a noun
  * after a determiner) and a noun phrase, whose lemma WordNet has as a verb ("Valgrind traces child
- * processes", "The proxy forwards all headers"). A negation on the page ("children won't be
- * traced") can then be set against it.
+ * processes", "The example checks the return value of every deflate() call, because ..."). A
+ * function's name before its parentheses ("deflate()") is no verb. A negation on the page
+ * ("children won't be traced", "we do not check it") can then be set against it.
  */
 function verbsTaggedAsNouns(
   values: readonly string[],
@@ -204,21 +206,30 @@ function verbsTaggedAsNouns(
     loadWordNet()
       .synsets(lemma)
       .some((id) => id.startsWith('v'));
-  let first = 0;
-  for (let last = 0; last < values.length; last++) {
-    if (!/^[.!?]$/.test(values[last] ?? '')) continue;
-    const sentence = tags.slice(first, last);
-    const from = first;
-    first = last + 1;
-    if (values[last] !== '.' || sentence.some((t) => t === 'VERB' || t === 'AUX')) continue;
-    for (let k = from + 1; k < last - 1; k++) {
+  const verbAt = (start: number, end: number): number | undefined => {
+    for (let k = start + 1; k < end - 1; k++) {
       const word = values[k]!.toLowerCase();
       if (tags[k] !== 'NOUN' || !/[^s]s$/.test(word)) continue;
       const subject = tags[k - 1] === 'PROPN' || (tags[k - 1] === 'NOUN' && tags[k - 2] === 'DET');
       if (!subject || !OBJECT_POS.has(tags[k + 1] ?? '')) continue;
-      if (!isVerb((lemmas[k] ?? word).toLowerCase())) continue;
-      found.push(k);
-      break;
+      if (isVerb((lemmas[k] ?? word).toLowerCase())) return k;
+    }
+    return undefined;
+  };
+  let first = 0;
+  for (let last = 0; last < values.length; last++) {
+    if (!/^[.!?]$/.test(values[last] ?? '')) continue;
+    const from = first;
+    first = last + 1;
+    if (values[last] !== '.') continue;
+    const verb = (k: number): boolean =>
+      (tags[k] === 'VERB' || tags[k] === 'AUX') && values[k + 1] !== '(';
+    for (let start = from, end = from; start < last; start = end + 1) {
+      end = start;
+      while (end < last && !/^[,;:]$/.test(values[end]!) && tags[end] !== 'SCONJ') end++;
+      if (tags.slice(start, end).some((_, i) => verb(start + i))) continue;
+      const k = verbAt(start, end);
+      if (k !== undefined) found.push(k);
     }
   }
   return found;

@@ -78,6 +78,18 @@ describe('verifyClaim with coordinated items', () => {
     expect(traces('The tool traces all threads.')).toBe('VERB');
     // A sentence with a verb of its own keeps the noun.
     expect(traces('The traces are kept in memory.')).toBe('NOUN');
+    // In a clause of its own, before another clause with a verb; a function's name is no verb.
+    const checks = (text: string) => analyze(text).tokens.find((t) => t.lower === 'checks')?.pos;
+    expect(
+      checks(
+        'The example checks the return value of every deflate() call, because deflate() can fail here.',
+      ),
+    ).toBe('VERB');
+    expectConflict(
+      'The example checks the return value of every deflate() call, because deflate() can fail here.',
+      'deflate() has a return value that can indicate errors, yet we do not check it here.',
+      'negation',
+    );
     expectConflict(
       'By default, Valgrind traces child processes as well as the top-level process.',
       'First, by default, Valgrind only traces the top-level process. So if your program spawns children, they will not be traced by Valgrind by default.',
