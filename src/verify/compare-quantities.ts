@@ -62,7 +62,8 @@ export function compareQuantities(
     }
     return opposed(claim.bound, page.bound) ? 'opposite' : 'same';
   }
-  const converted = claim.unit !== page.unit;
+  // Counts are never converted: "5.4" against "5.2 Patterns" is another number, not a rounding.
+  const converted = claim.unit !== page.unit && !claim.dim.startsWith('count');
   const approx = claim.bound === 'approx' || page.bound === 'approx';
   // 1 MB against 1 MiB differ by 5 %: units converted or "about" allow that much, nothing else.
   const tolerance = approx ? 0.1 : converted ? 0.05 : 1e-9;

@@ -60,6 +60,10 @@ interface Raw {
   bound: Bound | null;
 }
 
+/** Words before a pronoun "one" ("the first one", "the later one", "this one"). */
+const ONE_AS_PRONOUN =
+  /\b(?:the|this|that|each|every|any|no|which|another|other|first|second|third|last|later|earlier|former|latter|new|same|right|wrong|previous|next|default)\s+$/i;
+
 /** Where a placeholder letter of a version puts its part: far above any real part. */
 const PLACEHOLDER = 1_000_000;
 
@@ -198,17 +202,33 @@ export function extractQuantities(text: string): Quantity[] {
     if (
       words.length === 1 &&
       words[0] === 'one' &&
-      (!/^\s+[a-z]/i.test(text.slice(start + 3)) || /^\s+of\b/i.test(text.slice(start + 3)))
+      (!/^\s+[a-z]/i.test(text.slice(start + 3)) ||
+        /^\s+of\b/i.test(text.slice(start + 3)) ||
+        // "the first one changes", "the later one takes precedence", "this one".
+        ONE_AS_PRONOUN.test(text.slice(0, start)))
+    )
+      continue;
+    // "a leading zero", "an eight": a number word after an article names a digit, it counts
+    // nothing ("a hundred" is a number: scale words are read below).
+    if (
+      words.length === 1 &&
+      SCALES[words[0]!] === undefined &&
+      /\b(?:an?|leading|trailing)\s+$/i.test(text.slice(0, start)) &&
+      // "a two-byte header" is a measure.
+      !/^-/.test(text.slice(start + body.length))
     )
       continue;
     // "once the counter is above zero" is a conjunction ("as soon as"), not a count; "once a
     // day" is one.
+    // So is "Once compiled, ..." at the start of a sentence, unless a measure of time follows.
     if (
       words.length === 1 &&
       words[0] === 'once' &&
-      /^\s+(?:the|it|you|they|we|this|that|these|those|all|its|their|your|our|there)\b/i.test(
+      (/^\s+(?:the|it|you|they|we|this|that|these|those|all|its|their|your|our|there)\b/i.test(
         text.slice(start + 4),
-      )
+      ) ||
+        (/(?:^|[.;:!?]\s+)$/.test(text.slice(0, start)) &&
+          !/^\s+(?:a|an|per|every|more|again|or)\b/i.test(text.slice(start + 4))))
     )
       continue;
     if (/\ba\s+$/i.test(text.slice(0, start)) && SCALES[words[0]!] !== undefined) {

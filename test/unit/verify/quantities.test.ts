@@ -31,6 +31,23 @@ describe('extractQuantities', () => {
     expect(extractQuantities('true once the counter is above zero').map((q) => q.text)).toEqual([
       'above zero',
     ]);
+    // So is "Once compiled, ..." at a sentence start; "Once a day, ..." stays a count.
+    expect(extractQuantities('Once compiled, a stylesheet can be reused.')).toEqual([]);
+    expect(one('Once a day, the cache is pruned.')).toMatchObject({ value: 1, dim: 'count:tim' });
+  });
+
+  it('reads no count in a pronoun "one" or a digit named by its word', () => {
+    const texts = (t: string) => extractQuantities(t).map((q) => q.text);
+    expect(texts('It runs in two passes: the first one changes the fonts selected.')).toEqual([
+      'two passes',
+    ]);
+    expect(texts('When styles conflict, the later one takes precedence.')).toEqual([]);
+    expect(texts('Insert a leading zero for purely fractional values.')).toEqual([]);
+    // A counted "one" is still a count.
+    expect(one('Only one connection is kept.')).toMatchObject({
+      value: 1,
+      dim: 'count:connection',
+    });
   });
 
   it('tells years, dates and versions from counts', () => {
@@ -67,6 +84,8 @@ describe('compareQuantities', () => {
     expect(compareQuantities(q('1 MB'), q('1 MiB'))).toBe('same');
     expect(compareQuantities(q('5 MiB'), q('1 MiB'))).toBe('different');
     expect(compareQuantities(q('30 s'), q('30000 ms'))).toBe('same');
+    // A count is never converted: a bare number against a counted one is compared exactly.
+    expect(compareQuantities(q('section 5.4'), q('the 5.2 Patterns section'))).toBe('different');
   });
 
   it('calls an upper bound against a lower bound opposite', () => {
