@@ -223,3 +223,46 @@ function sides(
       .join('');
   return { names: [spell(startA, endA), spell(startB, endB)], witnesses };
 }
+
+/** Words that put one thing in another's place: "A instead of B", "A rather than B". */
+const INSTEAD = /^(?:instead|rather)$/;
+
+/**
+ * What each "A instead of B" / "A rather than B" of a text prefers and what it sets aside: the
+ * content words up to three before the contrast, in its clause, and the first one after it.
+ */
+function preferences(a: Analysis): { chosen: Set<string>; instead: string }[] {
+  const out: { chosen: Set<string>; instead: string }[] = [];
+  a.tokens.forEach((t, i) => {
+    const next = a.tokens[i + 1]?.lower;
+    if (!INSTEAD.test(t.lower) || (next !== 'of' && next !== 'than')) return;
+    const after = a.tokens.slice(i + 2).find((x) => x.content);
+    if (!after) return;
+    const chosen = new Set<string>();
+    for (let k = i - 1; k >= Math.max(0, i - 3) && a.tokens[k]!.clause === t.clause; k--) {
+      if (a.tokens[k]!.content) chosen.add(a.tokens[k]!.lower);
+    }
+    out.push({ chosen, instead: after.lower });
+  });
+  return out;
+}
+
+/**
+ * A preference turned round: the claim prefers what the page sets aside and sets aside what the
+ * page prefers ("detected for the stdout stream instead of stderr" / "detected for stderr stream
+ * instead of stdout").
+ * @example
+ * contrastSwaps(analyze('It writes to stdout instead of stderr.'), analyze('It writes to stderr instead of stdout.'))
+ * // [{ kind: 'term', claim: 'stdout', page: 'stderr' }]
+ */
+export function contrastSwaps(claim: Analysis, page: Analysis): Conflict[] {
+  const theirs = preferences(page);
+  for (const mine of preferences(claim)) {
+    for (const p of theirs) {
+      if (p.instead === mine.instead) continue;
+      if (mine.chosen.has(p.instead) && p.chosen.has(mine.instead))
+        return [{ kind: 'term', claim: p.instead, page: mine.instead }];
+    }
+  }
+  return [];
+}

@@ -7,7 +7,7 @@
 import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
-import { associationSwaps } from './associations.js';
+import { associationSwaps, contrastSwaps } from './associations.js';
 import { onlyAsks } from './answers.js';
 import { CONDITIONS, conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
@@ -206,6 +206,7 @@ export function verifyClaim(
     ...settingConflicts(c.text, p.text),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...contrastSwaps(c, p));
   if (conflicts.length === 0) conflicts.push(...itemConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...conditionConflicts(c, p));
   const missing = [

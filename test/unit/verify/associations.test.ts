@@ -1,7 +1,7 @@
 // Association swaps: two things named in one sentence, each given the other's facts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
-import { associationSwaps } from '../../../src/verify/associations.js';
+import { associationSwaps, contrastSwaps } from '../../../src/verify/associations.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
 
 beforeAll(() => {
@@ -99,6 +99,43 @@ describe('verifyClaim with association swaps', () => {
     expectSupported(
       'ffi_make returns FFI_BAD_ALIGN if the alignment is not a power of two, FFI_BAD_SIZE if the size is zero, and FFI_OK if everything worked.',
       page,
+    );
+  });
+});
+
+describe('contrastSwaps', () => {
+  const page =
+    'chalk.stderr contains a separate instance configured with color support detected for stderr stream instead of stdout.';
+
+  it('finds a preference turned round', () => {
+    expect(
+      contrastSwaps(
+        analyze(
+          'chalk.stderr is a separate instance whose color support is detected for the stdout stream instead of stderr.',
+        ),
+        analyze(page),
+      ),
+    ).toEqual([{ kind: 'term', claim: 'stdout', page: 'stderr' }]);
+    expect(
+      contrastSwaps(analyze('It writes to stdout rather than stderr.'), analyze(page)),
+    ).toEqual([{ kind: 'term', claim: 'stdout', page: 'stderr' }]);
+  });
+
+  it('supports the same preference in other words', () => {
+    expect(
+      contrastSwaps(
+        analyze('Its color support is detected for the stderr stream instead of stdout.'),
+        analyze(page),
+      ),
+    ).toEqual([]);
+    expectSupported(
+      'chalk.stderr holds a separate instance, with color support detected for the stderr stream instead of stdout.',
+      page,
+    );
+    expectConflict(
+      'chalk.stderr holds a separate instance, with color support detected for the stdout stream instead of stderr.',
+      page,
+      'term',
     );
   });
 });
