@@ -151,6 +151,10 @@ export function extractQuantities(text: string): Quantity[] {
   }
   // A status class ("3xx", "5XX") is a name, not a number (key terms compare it).
   for (const m of lower.matchAll(/\b\dxx\b/g)) taken.push([m.index, m.index + m[0].length]);
+  // So are a chain of three numbers or more ("the 1-2-3 algorithm") and the label of a step
+  // ("the stylesheet obtained at 2/", "step 3/").
+  for (const m of lower.matchAll(/\b\d+(?:-\d+){2,}\b|\b\d+\/(?![\d\w])/g))
+    taken.push([m.index, m.index + m[0].length]);
   const raws: Raw[] = [];
   // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
   const numRe =

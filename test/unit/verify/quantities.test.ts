@@ -43,6 +43,11 @@ describe('extractQuantities', () => {
     ]);
     expect(texts('When styles conflict, the later one takes precedence.')).toEqual([]);
     expect(texts('Insert a leading zero for purely fractional values.')).toEqual([]);
+    // A chain of numbers names an algorithm; a number before a slash labels a step.
+    expect(texts('It implements the 1-2-3 algorithm on the tree obtained at 2/ and 4/.')).toEqual(
+      [],
+    );
+    expect(texts('Between 1-5 items, at 10/s.')).toEqual(['1-5 items', '10']);
     // A counted "one" is still a count.
     expect(one('Only one connection is kept.')).toMatchObject({
       value: 1,
