@@ -60,6 +60,10 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     if (NOT_A_NAME.has(name) || /^(?:ADJ|DET|NUM|PRON)$/.test(posOf.get(name) ?? '')) continue;
     add(m[1]!, 'code');
   }
+  // A name of capitalised words joined by hyphens ("Access-Control-Request-Headers", "Content-Type")
+  // is an HTTP header's or a product's name, wherever it stands in the sentence.
+  for (const m of text.matchAll(/(?<![\w$.-])[A-Z][A-Za-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+(?![\w$-])/g))
+    add(m[0], 'identifier');
   const prose = text.replace(/`[^`]+`/g, ' ');
   const identifier =
     /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;
