@@ -204,3 +204,35 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
   });
   return out.slice(0, 1);
 }
+
+/** Words that open an exception to a negation: "no provision ... aside from rebuilding". */
+const EXCEPT = /^(?:aside|apart|except|besides|other)$/;
+
+/**
+ * An act the page makes the only way ("no provision has been made for adding new ones aside from
+ * rebuilding the library": only by rebuilding) that the claim does without ("can be added without
+ * rebuilding the library"). The page's exception is read in a clause with a negation cue; the
+ * claim's "without" before the same word.
+ */
+export function exceptionConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const required = new Set<number>();
+  page.tokens.forEach((t, i) => {
+    if (!EXCEPT.test(t.lower)) return;
+    const next = page.tokens[i + 1]?.lower;
+    if (t.lower !== 'except' && t.lower !== 'besides' && next !== 'from' && next !== 'than') return;
+    if (!page.tokens.some((x, j) => j < i && x.clause === t.clause && x.cue)) return;
+    const act = page.tokens.findIndex((x, j) => j > i && x.content && !EXCEPT.test(x.lower));
+    if (act >= 0) required.add(act);
+  });
+  for (const [i, t] of claim.tokens.entries()) {
+    if (t.lower !== 'without') continue;
+    const act = claim.tokens.slice(i + 1).find((x) => x.content);
+    const j = [...required].find((k) => act && sameWord(act, page.tokens[k]!));
+    if (act && j !== undefined) {
+      return [
+        { kind: 'negation', claim: `without ${act.text}`, page: `only ${page.tokens[j]!.text}` },
+      ];
+    }
+  }
+  return [];
+}

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import type { VerifyClaimOptions } from '../../../src/verify/index.js';
+import { exceptionConflicts } from '../../../src/verify/predicates.js';
 
 // The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
 beforeAll(() => {
@@ -181,5 +182,35 @@ describe('semantic closeness', () => {
     const strict = { minCoverage: 0.9 };
     expect(verifyClaim(claim, passage, { ...strict, similarity: 0.78 }).verdict).toBe('unrelated');
     expect(verifyClaim(claim, passage, { ...strict, similarity: 0.9 }).verdict).toBe('supported');
+  });
+});
+
+describe('exceptions to a negation', () => {
+  const page =
+    'Fontconfig has orthographies for several languages built into the library. No provision has been made for adding new ones aside from rebuilding the library.';
+
+  it('contradicts doing without the one way the page leaves', () => {
+    const r = verifyClaim(
+      'New orthographies can be added to fontconfig without rebuilding the library.',
+      page,
+    );
+    expect(r.verdict).toBe('contradicted');
+    expect(r.conflicts[0]).toMatchObject({ kind: 'negation', claim: 'without rebuilding' });
+  });
+
+  it('supports the one way, and reads no exception without a negation', () => {
+    expect(
+      verifyClaim(
+        'Adding a new orthography to fontconfig means rebuilding the library; no other provision exists.',
+        page,
+      ).verdict,
+    ).toBe('supported');
+    // "aside from" with no negation names no sole way.
+    expect(
+      exceptionConflicts(
+        analyze('The cache is cleared without restarting the server.'),
+        analyze('Aside from restarting the server, clearing the cache also resets the counters.'),
+      ),
+    ).toEqual([]);
   });
 });
