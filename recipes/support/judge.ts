@@ -43,6 +43,7 @@ function verifyCandidate(
     // header row), never another candidate's: a key term under a sibling section is not stated
     // for this one ("acquire" above one event is no support for text under "error").
     context: match.context ? `${context} \n ${match.context}` : context,
+    heading: match.context ?? '',
     // Only an embedding match measures meaning; a fuzzy score counts shared words.
     similarity: match.method === 'embedding' ? match.score : undefined,
   });

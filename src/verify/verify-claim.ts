@@ -14,12 +14,20 @@ import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js'
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
 import { orderConflicts, unstatedOrders } from './orders.js';
 import { polarityConflicts } from './polarity.js';
-import { isPredicate, predicateConflicts } from './predicates.js';
+import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
 import { settingConflicts, unstatedSettings } from './settings.js';
 import { UNITS } from './quantity-words.js';
 import { slotSwaps } from './slots.js';
-import { areAntonyms, hasTerm, isPosition, norm, related, valueAdjective } from './words.js';
+import {
+  areAntonyms,
+  escapeRegExp,
+  hasTerm,
+  isPosition,
+  norm,
+  related,
+  valueAdjective,
+} from './words.js';
 
 /** What kind of fact conflicts between a claim and its passage. */
 export type ConflictKind =
@@ -65,6 +73,12 @@ export interface VerifyClaimOptions {
    * a section is about. @default ''
    */
   context?: string | undefined;
+  /**
+   * What the passage itself stands under (its headings, its definition term, its question), when
+   * known; it is part of `context` too. A passage under its own heading that names the claim's
+   * subject is about that subject, whatever the passage's own subject. @default undefined
+   */
+  heading?: string | undefined;
   /** Least word coverage for `supported`. @default 0.5 */
   minCoverage?: number | undefined;
   /**
@@ -209,7 +223,9 @@ export function verifyClaim(
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...contrastSwaps(c, p));
   if (conflicts.length === 0) conflicts.push(...itemConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...conditionConflicts(c, p));
+  if (conflicts.length === 0) conflicts.push(...exceptionConflicts(c, p));
   const missing = [
+    ...otherSubject(c, p, pageNorm, options.heading),
     ...terms.missing,
     ...quantities.missing,
     ...unstatedComparisons(c, p),
@@ -347,4 +363,62 @@ export function verifyClaim(
     coverage,
     reason: `the passage states the claim (coverage ${coverage})`,
   };
+}
+
+/** The tokens of a text's subject: those before its first verb, in its first clause. */
+function subjectOf(a: Analysis): Analysis['tokens'] {
+  const verb = a.tokens.findIndex((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  return verb < 0 ? [] : a.tokens.slice(0, verb).filter((t) => t.clause === a.tokens[0]?.clause);
+}
+
+/**
+ * The claim's subject (a name), when the passage states the claim's fact of another name
+ * ("Chalk works by extending String.prototype" against "colors.js ... has serious deficiencies
+ * like extending String.prototype"): the passage does not name the claim's subject, nor does its
+ * heading, and its own subject is another name; or the passage names it, but not in the sentence
+ * holding most of the claim's words, whose own subject is another name ("... Chalk is a clean and
+ * focused alternative" after it).
+ */
+function otherSubject(
+  claim: Analysis,
+  page: Analysis,
+  pageNorm: string,
+  heading: string | undefined,
+): string[] {
+  const mine = subjectOf(claim).find(
+    (t) => t.content && (t.pos === 'PROPN' || /^\p{Lu}/u.test(t.text)),
+  );
+  if (!mine) return [];
+  const claimText = norm(claim.text);
+  const elsewhere = (a: Analysis): boolean => {
+    const theirs = subjectOf(a).map((t) => t.lower);
+    return a.keyTerms.some(
+      (k) =>
+        k.kind !== 'rare' &&
+        !hasTerm(claimText, k.text) &&
+        theirs.some((w) =>
+          norm(k.text)
+            .split(/[^\p{L}\p{N}_$]+/u)
+            .includes(w),
+        ),
+    );
+  };
+  // A passage under a heading that names the claim's subject is about it, whatever its own
+  // subject (an option's entry under its class). One that does not name it opens with a subject
+  // of its own ("colors.js ... has serious deficiencies like extending String.prototype", named
+  // only by the page's title).
+  if (heading !== undefined && hasTerm(norm(heading), mine.text)) return [];
+  if (!hasTerm(pageNorm, mine.text))
+    return heading !== undefined && elsewhere(page) ? [mine.text] : [];
+  const sentences = page.text.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'`(])/u);
+  if (sentences.length < 2) return [];
+  const stems = claim.tokens
+    .filter((t) => t.content && t.pos !== 'NUM' && /\p{L}{3}/u.test(t.text))
+    .map((t) => new RegExp(`(?<![\\p{L}])${escapeRegExp(t.stem.toLowerCase())}`, 'u'));
+  const scores = sentences.map((x) => stems.filter((re) => re.test(norm(x))).length);
+  const best = Math.max(...scores);
+  if (best < 2 || scores.filter((x) => x === best).length > 1) return [];
+  const anchor = sentences[scores.indexOf(best)]!;
+  if (hasTerm(norm(anchor), mine.text)) return [];
+  return elsewhere(analyze(anchor)) ? [mine.text] : [];
 }

@@ -108,6 +108,59 @@ describe('verifyClaim: literals and names', () => {
   });
 });
 
+describe('verifyClaim: whose fact it is', () => {
+  it('holds a hyphenated header name to the name, not to its first words', () => {
+    expect(
+      analyze('cors mirrors the Access-Control-Request-Headers header.').keyTerms.map(
+        (k) => k.text,
+      ),
+    ).toContain('Access-Control-Request-Headers');
+    expect(
+      verdictOf(
+        'When exposedHeaders is left out, cors mirrors whatever headers the request lists in its Access-Control-Request-Headers header.',
+        'exposedHeaders: Configures the Access-Control-Expose-Headers CORS header. If not specified, no custom headers are exposed.',
+      ),
+    ).toBe('unrelated');
+  });
+
+  it("does not take a fact the passage states of another name as the claim subject's", () => {
+    const page =
+      'colors.js used to be the most popular string styling module, but it has serious deficiencies like extending String.prototype which causes all kinds of problems. Chalk is a clean and focused alternative.';
+    // The claim's subject is named, but not in the sentence that states the fact.
+    expect(verdictOf('Chalk works by extending String.prototype.', page)).toBe('unrelated');
+    // Or only by the page's title, under a heading that names another thing.
+    const title = (heading: string) => ({ context: `chalk \n ${heading}`, heading });
+    const alone = 'colors.js has serious deficiencies like extending String.prototype.';
+    const claim = 'Chalk works by extending String.prototype.';
+    expect(verifyClaim(claim, alone, title('Origin story')).verdict).toBe('unrelated');
+    // A passage under a heading that names the subject is about it (an option's entry under its
+    // class), whatever the passage's own subject.
+    expect(verifyClaim(claim, alone, title('Chalk internals')).verdict).toBe('supported');
+    expect(
+      verifyClaim(
+        'The Agent throws a MaxOriginsReachedError once its maxOrigins limit is reached.',
+        'maxOrigins - Limits the number of origins, throwing a MaxOriginsReachedError when the limit is reached.',
+        {
+          context: 'undici \n new undici.Agent([options])',
+          heading: 'new undici.Agent([options])',
+        },
+      ).verdict,
+    ).toBe('supported');
+    // The fact stated of the subject itself, or of a subject the passage leaves unnamed, holds.
+    expectSupported(
+      'colors.js works by extending String.prototype.',
+      'colors.js used to be the most popular string styling module, and it works by extending String.prototype.',
+    );
+    expect(
+      verdictOf(
+        'Chalk has no dependencies.',
+        'It has no dependencies and a clean and focused API.',
+        'chalk',
+      ),
+    ).toBe('supported');
+  });
+});
+
 describe('verifyClaim: bounds and comparisons', () => {
   it('matches an operator bound against the page bound of that value, not a bare mention', () => {
     expectConflict(
