@@ -68,6 +68,8 @@ export function describeTextInPage(_: null): TextRoles | null {
     'nav,aside,[role="navigation"],[role="complementary"],[role="search"],[role="contentinfo"]';
   const main = document.querySelector('main,[role="main"]');
   const squash = (s: string | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
+  const lastSentence = (s: string): string =>
+    (s.split(/(?<=[.!?:])\s+(?=[A-Z])/).at(-1) ?? s).slice(0, 200);
   const contexts: string[] = [''];
   const contextOf = new Map<Element, number>();
   const rowOf = new Map<Element, number>();
@@ -115,16 +117,30 @@ export function describeTextInPage(_: null): TextRoles | null {
     }
     const block = el.closest('p,li');
     const first = block?.firstElementChild;
-    if (!block || !first || !/^(?:B|STRONG|CODE|DFN)$/.test(first.tagName)) return null;
     // Only a label that opens the block: no text before it.
-    const before = block.firstChild;
-    if (before !== first && squash(before?.textContent ?? '') !== '') return null;
-    return first;
+    const opens =
+      block &&
+      first &&
+      /^(?:B|STRONG|CODE|DFN)$/.test(first.tagName) &&
+      (block.firstChild === first || squash(block.firstChild?.textContent ?? '') === '');
+    if (opens) return first;
+    return leadOf(el);
+  };
+  // A list's items are about what the paragraph right before the list names ("Using GCC, you can
+  // force the STL to use malloc ..." then "With GCC 3.4 and later, that variable has changed name
+  // to GLIBCXX_FORCE_NEW"): that paragraph's last sentence is their context.
+  const leadOf = (el: Element): Element | null => {
+    const list = el.closest('li')?.parentElement;
+    if (!list || !/^(?:UL|OL)$/.test(list.tagName)) return null;
+    const lead = list.previousElementSibling;
+    return lead?.tagName === 'P' ? lead : null;
   };
   const labelled = (el: Element, heading: number): number => {
     const label = labelOf(el);
     if (!label) return heading;
     let text = squash(label.textContent);
+    // A lead paragraph gives its last sentence.
+    if (label.tagName === 'P') text = lastSentence(text);
     // Terms in a row name one description ("-v" then "--verbose", a function's overloads).
     for (let dt = label.previousElementSibling; label.tagName === 'DT' && dt?.tagName === 'DT';) {
       text = `${squash(dt.textContent)}, ${text}`;

@@ -175,6 +175,22 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     );
   });
 
+  it('gives a list item the last sentence of the paragraph that leads into the list as context', async () => {
+    const found = await candidates(
+      page,
+      'With GCC 3.4 and later, that variable is named GLIBCXX_FORCE_NEW.',
+    );
+    expect(found[0]!.domPath).toContain('#item-new');
+    expect(found[0]!.context).toBe(
+      'Memory pools Using GCC, you can force the STL to use malloc instead.',
+    );
+    const claim =
+      'From GCC 3.4 on, the variable that forces the STL to use malloc is GLIBCXX_FORCE_NEW.';
+    expect(verifyClaim(claim, found[0]!.quote, { context: found[0]!.context }).verdict).toBe(
+      'supported',
+    );
+  });
+
   it('gives a definition under several terms in a row all of them as context', async () => {
     const found = await candidates(page, 'Prints nothing but errors.');
     expect(found[0]!.domPath).toContain('#quiet-text');
