@@ -28,6 +28,14 @@ const SETTLED_COVERAGE = 0.7;
 /** Least coverage of a contradicting passage that can outweigh a weaker support. */
 const OUTWEIGH_COVERAGE = 0.9;
 
+/**
+ * A contradicting passage that states most of the claim (at least this share) outweighs a support
+ * that states {@link OUTWEIGH_MARGIN} less of it: the support shares the topic, the contradiction
+ * the fact ("we do not check it here" against "The inner do-loop ... the last deflate() call fails").
+ */
+const OUTWEIGH_MOST = 0.75;
+const OUTWEIGH_MARGIN = 0.2;
+
 const RANK: Record<PassageMatch['method'], number> = { exact: 0, fuzzy: 1, embedding: 2 };
 
 const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})`;
@@ -89,7 +97,7 @@ function partsStated(
 /**
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
  * embedding, then by score), unless a contradicting candidate states nearly all of the claim's
- * words and more of them than it, or stands under more of the claim's key terms (its heading or
+ * words and more of them than it, or most of them and much more than it, or stands under more of the claim's key terms (its heading or
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
  * when each part is supported by some candidate and none contradicts one; else the contradicting candidate that shares most words with the
  * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
@@ -126,6 +134,8 @@ export function judgeCandidates(
     against !== undefined &&
     best.match.method !== 'exact' &&
     ((against.v.coverage >= OUTWEIGH_COVERAGE && against.v.coverage > best.v.coverage) ||
+      (against.v.coverage >= OUTWEIGH_MOST &&
+        against.v.coverage >= best.v.coverage + OUTWEIGH_MARGIN) ||
       about(against.match) > about(best.match));
   if (best && !outweighed) {
     return {

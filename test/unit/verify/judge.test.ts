@@ -120,3 +120,22 @@ describe('judgeCandidates: a claim joining two statements', () => {
     expect(judgeCandidates(claim, [seconds, clock]).verdict).not.toBe('supported');
   });
 });
+
+describe('judgeCandidates: a contradiction stating much more of the claim', () => {
+  const fact =
+    "deflate() has a return value that can indicate errors, yet we do not check it here. Why not? Well, it turns out that deflate() can do no wrong here. Let's go through deflate()'s return values and dispense with them one by one. The possible values are Z_OK, Z_STREAM_END, Z_STREAM_ERROR, or Z_BUF_ERROR.";
+  const topic =
+    'The inner do-loop is repeated until the last deflate() call fails to fill the provided output buffer.';
+  const claim = analyze(
+    'The example checks the return value of every deflate() call, because deflate() can fail here.',
+  );
+
+  it('outweighs a support that only shares the topic', () => {
+    const j = judgeCandidates(claim, [
+      match('embedding', 0.83, topic),
+      match('embedding', 0.86, fact),
+    ]);
+    expect(j.verdict).toBe('contradicted');
+    expect(j.conflicts.map((c) => c.kind)).toContain('negation');
+  });
+});
