@@ -50,7 +50,7 @@ export function claimText(sentence: string): string {
 /**
  * Splits an answer into sentences. A sentence ends at `.`, `!` or `?` followed by whitespace (a
  * marker right before the punctuation, as in `Claim [2].`, stays inside), or at a line break;
- * common abbreviations and decimals do not end one. Reasoning blocks are dropped first.
+ * common abbreviations, decimals and an ellipsis before a lower-case word do not end one. Reasoning blocks are dropped first.
  * @example splitSentences('A is B [1]. C is D [2][3].').map((s) => s.markers) // [[1], [2, 3]]
  */
 export function splitSentences(answer: string): AnswerSentence[] {
@@ -63,6 +63,8 @@ export function splitSentences(answer: string): AnswerSentence[] {
       const before = line.slice(start, m.index);
       const lastWord = /([A-Za-z.]+)$/.exec(before)?.[1]?.toLowerCase() ?? '';
       if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATIONS.has(lastWord)) continue;
+      // An ellipsis before a lower-case word elides inside the sentence ("xmlns:... attributes").
+      if (/^\.{3}$/.test(m[0]) && /^\s+\p{Ll}/u.test(line.slice(m.index + 3))) continue;
       pieces.push(line.slice(start, m.index + m[0].length));
       start = m.index + m[0].length;
     }

@@ -17,6 +17,16 @@ describe('splitSentences', () => {
     );
     expect(s.map((x) => x.markers)).toEqual([[1], [2]]);
     expect(s[0]!.text).toBe('Use a pool, e.g. two sessions, for 2.5x speed [1].');
+    // An ellipsis before a lower-case word elides inside its sentence; before a capital it ends one.
+    expect(
+      splitSentences(
+        'Expat consumes the xmlns and xmlns:... attributes [1]. Wait... Then go [2].',
+      ).map((x) => x.text),
+    ).toEqual([
+      'Expat consumes the xmlns and xmlns:... attributes [1].',
+      'Wait...',
+      'Then go [2].',
+    ]);
   });
 
   it('treats lines as boundaries and strips Markdown from claims', () => {
