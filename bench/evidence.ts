@@ -36,6 +36,7 @@ import { parseArgs } from 'node:util';
 import { verifyAnswer } from '../recipes/index.js';
 import type { AnswerInput, CitationCheck } from '../recipes/index.js';
 import { table } from '../recipes/support/script.js';
+import { splitSentences } from '../recipes/support/sentences.js';
 import type { Client } from '../src/index.js';
 import type { RunningServer } from '../src/server/index.js';
 import { deadPort, startFixtureServer } from '../test/support/fixture-server.js';
@@ -204,6 +205,12 @@ async function check(
   });
   const seconds = (performance.now() - started) / 1000;
   const bySentence = new Map(r.citations.map((c) => [c.sentenceIndex, c]));
+  // Each claim is one line of the answer and must read as one sentence: a claim read as two
+  // would be checked in part, and every claim after it matched to its neighbour's check.
+  answer.answer.split('\n').forEach((line, i) => {
+    const n = splitSentences(line).length;
+    if (n !== 1) throw new Error(`Claim ${claims[i]!.id} reads as ${n} sentences: ${line}`);
+  });
   if (r.citations.length !== claims.length) {
     throw new Error(`Expected ${claims.length} checks, got ${r.citations.length}: a claim split`);
   }
