@@ -216,18 +216,23 @@ function verbsTaggedAsNouns(
     }
     return undefined;
   };
+  // A function's name before its parentheses ("deflate()") is no verb.
+  const hasVerb = (start: number, end: number): boolean => {
+    for (let k = start; k < end; k++) {
+      if ((tags[k] === 'VERB' || tags[k] === 'AUX') && values[k + 1] !== '(') return true;
+    }
+    return false;
+  };
   let first = 0;
   for (let last = 0; last < values.length; last++) {
     if (!/^[.!?]$/.test(values[last] ?? '')) continue;
     const from = first;
     first = last + 1;
     if (values[last] !== '.') continue;
-    const verb = (k: number): boolean =>
-      (tags[k] === 'VERB' || tags[k] === 'AUX') && values[k + 1] !== '(';
     for (let start = from, end = from; start < last; start = end + 1) {
       end = start;
       while (end < last && !/^[,;:]$/.test(values[end]!) && tags[end] !== 'SCONJ') end++;
-      if (tags.slice(start, end).some((_, i) => verb(start + i))) continue;
+      if (hasVerb(start, end)) continue;
       const k = verbAt(start, end);
       if (k !== undefined) found.push(k);
     }

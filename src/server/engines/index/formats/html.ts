@@ -261,7 +261,8 @@ export function readHtml(
   // of several sections side by side (a DocBook man page: "Name", "Description", ..., each its own
   // <div>) it drops the smaller ones whole. When it kept much less prose than the page holds
   // outside its navigation, the page is the content; so it is when readability found none.
-  const whole = document.body ? withoutChrome(document.body) : null;
+  const whole =
+    options.readability !== false && document.body ? withoutChrome(document.body) : null;
   if (
     whole &&
     squashed(whole.textContent) > 0 &&
