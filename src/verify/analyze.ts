@@ -95,6 +95,21 @@ const CUES = new Set([
   'lacked',
 ]);
 
+/** Verbs of preference: "prefers A over B" sets B aside, as "A instead of B" does. */
+const PREFERENCE = new Set(['prefer', 'favor', 'favour', 'choose', 'pick', 'select', 'prioritize']);
+
+/**
+ * True when the "over" at `i` follows a verb of preference in its clause, within six words
+ * ("will prefer this value over using"; not "iterates over the keys", "over 100 ms").
+ */
+function preferred(lemmas: readonly string[], values: readonly string[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 6); j--) {
+    if (/^[.,;:!?]$/.test(values[j] ?? '')) return false;
+    if (PREFERENCE.has((lemmas[j] ?? '').toLowerCase())) return true;
+  }
+  return false;
+}
+
 /** Verbs of prevention: "X keeps/stops/prevents Y from doing Z" means Y does not do Z. */
 const PREVENTION = new Set(['keep', 'stop', 'prevent', 'prohibit', 'bar', 'block', 'forbid']);
 
@@ -351,13 +366,18 @@ export function analyze(written: string): Analysis {
       lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
     // "cannot be larger than 125 bytes" bounds the number ("at most 125 bytes") and "not as
     // stable as" compares ("less stable"): the quantity and the comparative carry that negation.
-    // "a fragment rather than a full document" says "not a full document"; so do "instead of"
-    // and "as opposed to".
+    // "a fragment rather than a full document" says "not a full document"; so do "instead of",
+    // "in place of", "in lieu of", "as opposed to", and "over" after a verb of preference
+    // ("prefers this value over using the timestamps").
     const before = values[i - 1]?.toLowerCase();
     const instead =
       (lower === 'than' && before === 'rather') ||
       (lower === 'of' && before === 'instead') ||
-      (lower === 'to' && before === 'opposed' && values[i - 2]?.toLowerCase() === 'as');
+      (lower === 'of' &&
+        /^(?:place|lieu)$/.test(before ?? '') &&
+        values[i - 2]?.toLowerCase() === 'in') ||
+      (lower === 'to' && before === 'opposed' && values[i - 2]?.toLowerCase() === 'as') ||
+      (lower === 'over' && preferred(lemmas, values, i));
     const cue =
       (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented || instead) &&
       !negatesBound(values, tags, i);

@@ -144,12 +144,13 @@ const underUnless = (tokens: readonly Token[], at: number): boolean =>
   tokens.some((x, i) => i < at && x.clause === tokens[at]!.clause && x.lower === 'unless');
 
 /**
- * True when a contrast negates the token ("files rather than inlined", "instead of inlining"): it
- * names the alternative a condition replaces, which the page may state as the default.
+ * True when a contrast negates the token ("files rather than inlined", "instead of inlining",
+ * "prefer this value over using"): it names the alternative a condition replaces, which the other
+ * text may state as the default.
  */
 function contrasted(tokens: readonly Token[], at: number): boolean {
   for (let i = at - 1; i >= 0 && tokens[i]!.clause === tokens[at]!.clause; i--) {
-    if (tokens[i]!.cue) return /^(?:than|of)$/.test(tokens[i]!.lower);
+    if (tokens[i]!.cue) return /^(?:than|of|to|over)$/.test(tokens[i]!.lower);
   }
   return false;
 }
@@ -185,6 +186,7 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
     const opposite = found.every((j) => {
       const theirs = { tokens: page.tokens, sentence: pageSentences, at: j };
       return (
+        !(page.tokens[j]!.negated && contrasted(page.tokens, j)) &&
         (negatedAt(page.tokens, j) !== underUnless(page.tokens, j)) !== negated &&
         (clauseNegated(page.tokens, j) !== underUnless(page.tokens, j)) !== negatedClause &&
         !necessity(claim.tokens, i, page.tokens, j) &&

@@ -75,6 +75,31 @@ describe('predicate polarity: what is no evidence', () => {
     ).toMatch(/^supported/);
     expect(verdict('Results are never kept in memory.', page)).toMatch(/^contradicted: negation/);
   });
+
+  it('reads "prefer A over B" as "A instead of B", on either side', () => {
+    const page =
+      'When SOURCE_DATE_EPOCH is set, the tool will prefer this value over using the modification times of the input files.';
+    expect(
+      verdict(
+        'When SOURCE_DATE_EPOCH is set, the tool uses it instead of the modification times of the input files.',
+        page,
+      ),
+    ).toMatch(/^supported/);
+    expect(
+      verdict(
+        'When SOURCE_DATE_EPOCH is set, the tool uses the modification times of the input files.',
+        page,
+      ),
+    ).toMatch(/^contradicted: negation/);
+    // "over" without a verb of preference is no contrast.
+    expect(
+      verdict(
+        'The loop iterates over the keys of the map.',
+        'The loop iterates over the keys of the map.',
+      ),
+    ).toMatch(/^supported/);
+    expect(analyze('The loop iterates over the keys.').tokens.some((t) => t.cue)).toBe(false);
+  });
 });
 
 describe('predicate polarity: negation moved or aligned', () => {
