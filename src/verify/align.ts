@@ -397,11 +397,18 @@ function predicateSwaps(
         claimText,
       )?.[1];
       // The holder names a thing, as the term does: an adjective before the words qualifies them
-      // ("the newer Buffer APIs" / "the new Node.js Buffer APIs").
+      // ("the newer Buffer APIs" / "the new Node.js Buffer APIs"), and a verb followed by them
+      // takes them as its object ("it only sets response headers" / "sets CORS response
+      // headers"; but "expires takes precedence", a name the tagger read as a verb, holds them).
       if (
         !holder ||
         FUNCTION_WORDS.has(holder) ||
-        !claim.tokens.some((t) => t.lower === holder && t.pos !== 'ADJ')
+        !claim.tokens.some(
+          (t, i) =>
+            t.lower === holder &&
+            t.pos !== 'ADJ' &&
+            !(t.pos === 'VERB' && /^(?:NOUN|PROPN|ADJ|DET)$/.test(claim.tokens[i + 1]?.pos ?? '')),
+        )
       )
         continue;
       // The page gives the predicate to the claim's holder too: no swap.

@@ -205,9 +205,10 @@ const OBJECT_POS = new Set(['NOUN', 'PROPN', 'ADJ', 'DET', 'NUM']);
 /**
  * The tokens wink tagged as a plural noun though they are the sentence's verb: in a sentence
  * ending in a full stop, in a clause (cut at a comma, a semicolon, a colon or a subordinating
- * conjunction) with no verb, an `-s` word between its subject (a name, or a noun
- * after a determiner) and a noun phrase, whose lemma WordNet has as a verb ("Valgrind traces child
- * processes", "The example checks the return value of every deflate() call, because ..."). A
+ * conjunction) with no verb, an `-s` word between its subject (a name, or a noun after a
+ * determiner) and a noun phrase, whose lemma WordNet has as a verb ("Valgrind traces child
+ * processes", "The example checks the return value of every deflate() call, because ..."); and
+ * in any clause, such a word after a relative pronoun ("a middleware that sets CORS headers"). A
  * function's name before its parentheses ("deflate()") is no verb. A negation on the page
  * ("children won't be traced", "we do not check it") can then be set against it.
  */
@@ -221,16 +222,25 @@ function verbsTaggedAsNouns(
     loadWordNet()
       .synsets(lemma)
       .some((id) => id.startsWith('v'));
+  // An -s word between a subject and a noun phrase, whose lemma WordNet has as a verb.
+  const verbal = (k: number, subject: boolean): boolean =>
+    subject &&
+    tags[k] === 'NOUN' &&
+    /[^s]s$/.test(values[k]!.toLowerCase()) &&
+    OBJECT_POS.has(tags[k + 1] ?? '') &&
+    isVerb((lemmas[k] ?? values[k]!).toLowerCase());
   const verbAt = (start: number, end: number): number | undefined => {
     for (let k = start + 1; k < end - 1; k++) {
-      const word = values[k]!.toLowerCase();
-      if (tags[k] !== 'NOUN' || !/[^s]s$/.test(word)) continue;
       const subject = tags[k - 1] === 'PROPN' || (tags[k - 1] === 'NOUN' && tags[k - 2] === 'DET');
-      if (!subject || !OBJECT_POS.has(tags[k + 1] ?? '')) continue;
-      if (isVerb((lemmas[k] ?? word).toLowerCase())) return k;
+      if (verbal(k, subject)) return k;
     }
     return undefined;
   };
+  // A relative pronoun is the subject of the word after it, whatever else the sentence says
+  // ("a middleware for Express that sets CORS response headers").
+  for (let k = 1; k < values.length - 1; k++) {
+    if (verbal(k, /^(?:that|which|who)$/i.test(values[k - 1]!))) found.push(k);
+  }
   // A function's name before its parentheses ("deflate()") is no verb.
   const hasVerb = (start: number, end: number): boolean => {
     for (let k = start; k < end; k++) {

@@ -78,6 +78,10 @@ describe('verifyClaim with coordinated items', () => {
     expect(traces('The tool traces all threads.')).toBe('VERB');
     // A sentence with a verb of its own keeps the noun.
     expect(traces('The traces are kept in memory.')).toBe('NOUN');
+    // The relative pronoun opening a clause is its subject.
+    const sets = (text: string) => analyze(text).tokens.find((t) => t.lower === 'sets')?.pos;
+    expect(sets('CORS is a middleware for Express that sets CORS response headers.')).toBe('VERB');
+    expect(sets('We keep the sets that sets contain.')).toBe('NOUN');
     // In a clause of its own, before another clause with a verb; a function's name is no verb.
     const checks = (text: string) => analyze(text).tokens.find((t) => t.lower === 'checks')?.pos;
     expect(

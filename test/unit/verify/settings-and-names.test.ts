@@ -277,6 +277,11 @@ describe('verifyClaim: roles, particles and the sentence that states the case', 
       'If both expires and maxAge are set, maxAge takes precedence, but not all clients obey it.',
       page,
     );
+    // A verb followed by the term's predicate takes it as its object: no role to swap.
+    expectSupported(
+      'The cors middleware only sets response headers.',
+      'CORS is a middleware for Express that sets CORS response headers.',
+    );
   });
 
   it('contradicts a flipped direction particle', () => {
