@@ -26,7 +26,12 @@ function rawSpace(segments: TextSegments, norm: NormalizedText, j: number): stri
 }
 
 /** Spans of the lines of `[start, end)` of the normalised text (a line ends where a newline was). */
-function linesOf(segments: TextSegments, norm: NormalizedText, start: number, end: number): Span[] {
+export function linesOf(
+  segments: TextSegments,
+  norm: NormalizedText,
+  start: number,
+  end: number,
+): Span[] {
   const lines: Span[] = [];
   let s = start;
   for (let j = start; j < end; j++) {
@@ -57,6 +62,38 @@ function isProse(text: string): boolean {
     return false;
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   return letters >= text.replace(/\s/g, '').length * 0.7;
+}
+
+/** Most lines of a block of settings read as prose ({@link settingsBlock}). */
+const MAX_SETTING_LINES = 12;
+
+/**
+ * One setting per line: `"key": value`, `key: value`, `key = value` (JSON, a JS object, YAML, INI,
+ * an environment file), the value a literal (a string, a number, a boolean, null, a short list or
+ * a bare word); or a brace, a bracket, a comment.
+ */
+const SETTING_LINE =
+  /^(?:[{}[\]]+[,;]?|(?:\/\/|#).*|["']?[\w$.-]+["']?\s*[:=]\s*(?:"[^"]*"|'[^']*'|`[^`]*`|-?[\d.][\d_.]*|true|false|null|undefined|\[[^\]]*\]|[\w.*/-]+)\s*[,;]?)$/;
+
+/**
+ * True when the code run `[start, end)` is a short block of settings only (a defaults object, a
+ * configuration file), no statement or call: read after the sentence introducing it ("The default
+ * configuration is the equivalent of:"), it states values as a table would.
+ */
+export function settingsBlock(
+  segments: TextSegments,
+  norm: NormalizedText,
+  start: number,
+  end: number,
+): boolean {
+  const lines = linesOf(segments, norm, start, end);
+  let settings = 0;
+  for (const line of lines) {
+    const text = norm.text.slice(line.start, line.end).trim();
+    if (!SETTING_LINE.test(text)) return false;
+    if (/[:=]/.test(text) && !/^(?:\/\/|#)/.test(text)) settings++;
+  }
+  return settings > 0 && lines.length <= MAX_SETTING_LINES;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * What a candidate passage may be made of: whole sentences of running text from one block, one
- * table row, or a comment in code that reads as prose. The page's chrome (navigation, sidebars,
- * page header and footer) is left out, headings, table headers and code itself are not passages (a
- * heading and a table header become the `context` of the passages under them).
+ * table row, a comment in code that reads as prose, or a short block of settings with the sentence
+ * that introduces it as the defaults. The page's chrome (navigation, sidebars, page header and
+ * footer) is left out, headings, table headers and code itself are not passages (a heading and a
+ * table header become the `context` of the passages under them).
  */
-import { codeComments } from './code-comments.js';
+import { codeComments, settingsBlock } from './code-comments.js';
 import {
   contentWords,
   normalizeSegments,
@@ -234,6 +235,9 @@ export interface PreparedText {
   chunks?: { span: Span; text: string; context: string }[];
 }
 
+/** A sentence introducing the defaults that follow it ("The default configuration is:"). */
+const DEFAULTS_LEAD = /\bdefaults?\b[^:]*:$/i;
+
 /** Least share of the visible text outside the chrome for the chrome to be left out. */
 const MIN_CONTENT_SHARE = 0.2;
 
@@ -282,6 +286,16 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
       return;
     }
     if (role === 'k') {
+      // "The default configuration is the equivalent of:" and a short block of settings: one
+      // passage, as a list joined to the sentence that introduces it.
+      const lead = units[units.length - 1];
+      if (
+        lead?.kind === 'sentence' &&
+        norm.text.slice(lead.span.end, s).trim() === '' &&
+        DEFAULTS_LEAD.test(norm.text.slice(lead.span.start, lead.span.end)) &&
+        settingsBlock(segments, norm, s, end)
+      )
+        lead.span = { start: lead.span.start, end: trimEnd(norm.text, end) };
       for (const group of codeComments(segments, norm, s, end)) {
         block++;
         for (const line of group) {

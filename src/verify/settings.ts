@@ -61,6 +61,46 @@ function defaultConflicts(claim: string, page: string): Conflict[] {
   return [];
 }
 
+/** Boolean values a text gives to named keys, written as code: `"preflightContinue": false`. */
+function keyValues(text: string): Map<string, [boolean, string][]> {
+  const out = new Map<string, [boolean, string][]>();
+  for (const m of text.matchAll(/["'`]?([A-Za-z_$][\w$]*)["'`]?\s*[:=]\s*(true|false)\b/g)) {
+    const list = out.get(m[1]!) ?? [];
+    list.push([m[2] === 'true', m[0]]);
+    out.set(m[1]!, list);
+  }
+  return out;
+}
+
+/** Boolean values a claim gives to named keys in words: "preflightContinue is false". */
+function keyValuesStated(text: string): [string, boolean, string][] {
+  const out: [string, boolean, string][] = [];
+  const re =
+    /\b([A-Za-z_$][\w$]*)[`'"]?\s+(?:is|stays|remains|defaults\s+to|is\s+set\s+to)\s+(not\s+)?[`'"]?(true|false)\b/g;
+  for (const m of text.matchAll(re)) out.push([m[1]!, (m[3] === 'true') !== Boolean(m[2]), m[0]]);
+  for (const [key, values] of keyValues(text))
+    for (const [v, words] of values) out.push([key, v, words]);
+  return out;
+}
+
+/**
+ * A key's value in a passage that states defaults as code ("The default configuration is the
+ * equivalent of: { ..., "preflightContinue": false }") against the value the claim gives it
+ * ("preflightContinue is true in the default configuration"). Keys set in running prose ("pass
+ * `{ strict: true }` to ...") say what to do, not what is: only a passage naming the defaults
+ * counts.
+ */
+function keyConflicts(claim: string, page: string): Conflict[] {
+  if (!/\bdefaults?\b/i.test(page)) return [];
+  const theirs = keyValues(page);
+  for (const [key, value, words] of keyValuesStated(claim)) {
+    const values = theirs.get(key);
+    if (!values || values.some(([v]) => v === value)) continue;
+    return [{ kind: 'negation', claim: words, page: values[0]![1] }];
+  }
+  return [];
+}
+
 /** Units named as what a value is given in: "in seconds", "a number of bytes". */
 function unitsNamed(text: string): { name: string; dim: string; words: string }[] {
   const out: { name: string; dim: string; words: string }[] = [];
@@ -100,7 +140,11 @@ export function unstatedSettings(claim: string, page: string): string[] {
   return mine.map(([, text]) => text);
 }
 
-/** Conflicts of settings stated in words: switch defaults, then units. */
+/** Conflicts of settings: switch defaults, keys' values in a defaults block, then units. */
 export function settingConflicts(claim: string, page: string): Conflict[] {
-  return [...defaultConflicts(claim, page), ...unitConflicts(claim, page)];
+  const defaults = defaultConflicts(claim, page);
+  return [
+    ...(defaults.length > 0 ? defaults : keyConflicts(claim, page)),
+    ...unitConflicts(claim, page),
+  ];
 }

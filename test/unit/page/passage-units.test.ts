@@ -64,6 +64,34 @@ describe('passage units', () => {
     expect(units.every((u) => u.kind === 'sentence' && u.context === 'Pool options')).toBe(true);
   });
 
+  it('join a short block of settings to the sentence introducing it as the defaults', () => {
+    const defaults = [
+      '{',
+      '  "origin": "*",',
+      '  "preflightContinue": false,',
+      '  "status": 204',
+      '}',
+    ];
+    const units = page([
+      { text: 'The default configuration is the equivalent of:', role: 't', context: 1 },
+      { text: defaults.join('\n'), role: 'k', context: 1 },
+    ]);
+    expect(units.map((u) => u.text)).toEqual([
+      'the default configuration is the equivalent of: { "origin": "*", "preflightcontinue": false, "status": 204 }',
+    ]);
+    // An example is no statement of the defaults, nor is a block with a statement in it.
+    const example = page([
+      { text: 'For example:', role: 't', context: 1 },
+      { text: defaults.join('\n'), role: 'k', context: 1 },
+    ]);
+    expect(example.map((u) => u.text)).toEqual(['for example:']);
+    const program = page([
+      { text: 'The defaults are:', role: 't', context: 1 },
+      { text: ['{', '  "origin": "*",', '}', 'app.use(cors(options));'].join('\n'), role: 'k' },
+    ]);
+    expect(program.map((u) => u.text)).toEqual(['the defaults are:']);
+  });
+
   it('give a paragraph that refers back the sentence before as context, under one heading', () => {
     const units = page([
       { text: 'ws supports the permessage-deflate extension.', role: 't', context: 1 },

@@ -264,6 +264,25 @@ describe('verifyClaim: what a contradiction must be about', () => {
   });
 });
 
+describe('verifyClaim: a key set in a block of defaults', () => {
+  const page =
+    'The default configuration is the equivalent of: { "origin": "*", "preflightContinue": false, "optionsSuccessStatus": 204 }';
+
+  it('contradicts another value of the key, and supports its own', () => {
+    expectConflict('preflightContinue is true in the default configuration.', page, 'negation');
+    expectSupported('preflightContinue is false in the default configuration.', page);
+    expectConflict('By default, optionsSuccessStatus is 200.', page, 'number');
+  });
+
+  it('takes a key set in running text for an instruction, not a default', () => {
+    const r = verifyClaim(
+      'The strict option is false by default.',
+      'Pass { strict: true } to reject unknown keys.',
+    );
+    expect(r.conflicts.map((c) => c.kind)).not.toContain('negation');
+  });
+});
+
 describe('verifyClaim: roles, particles and the sentence that states the case', () => {
   it('contradicts a rule whose roles the claim swaps', () => {
     const page =
