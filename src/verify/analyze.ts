@@ -15,7 +15,8 @@ import { comparativesOf } from './comparatives.js';
 import { keyTermsOf } from './key-terms.js';
 import { loadWordNet } from './wordnet.js';
 import { restateObligations } from './obligations.js';
-import { extractQuantities } from './quantities.js';
+import { extractQuantities, isDayWord } from './quantities.js';
+import { MONTH } from './quantity-words.js';
 import type { Quantity } from './quantities.js';
 
 /** One word of an analysed text. */
@@ -94,6 +95,9 @@ const CUES = new Set([
   'lacking',
   'lacked',
 ]);
+
+/** A month's name, whole. */
+const MONTH_WORD = new RegExp(`^${MONTH}$`);
 
 /** Verbs of preference: "prefers A over B" sets B aside, as "A instead of B" does. */
 const PREFERENCE = new Set(['prefer', 'favor', 'favour', 'choose', 'pick', 'select', 'prioritize']);
@@ -455,10 +459,27 @@ export function analyze(written: string): Analysis {
       }
     }
   });
+  // A day in words ("the first of January 2020") is part of its date, compared as a date.
+  const quantities = extractQuantities(text);
+  const days = new Set(
+    quantities.flatMap((q) =>
+      q.kind === 'date'
+        ? q.text
+            .toLowerCase()
+            .split(/[^a-z]+/)
+            .filter(isDayWord)
+        : [],
+    ),
+  );
+  tokens.forEach((t, i) => {
+    if (!days.has(t.lower)) return;
+    const near = tokens.slice(Math.max(0, i - 2), i + 3);
+    if (near.some((x) => MONTH_WORD.test(x.lower))) t.content = false;
+  });
   return {
     text,
     tokens,
-    quantities: extractQuantities(text),
+    quantities,
     keyTerms: keyTermsOf(text, tokens),
     comparatives: comparativesOf(tokens),
   };

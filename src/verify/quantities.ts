@@ -67,6 +67,43 @@ const ONE_AS_PRONOUN =
 /** Where a placeholder letter of a version puts its part: far above any real part. */
 const PLACEHOLDER = 1_000_000;
 
+const DAY_WORDS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+];
+
+/** The day of a month in words, as a group: "first" to "thirty-first". */
+const DAY_WORD = `((?:twenty|thirty)[- ](?:${DAY_WORDS.slice(0, 9).join('|')})|${DAY_WORDS.join('|')}|thirtieth)`;
+
+/** True for a word of a day in words ("first", "twenty", "thirtieth"). */
+export const isDayWord = (w: string): boolean =>
+  DAY_WORDS.includes(w) || /^(?:twenty|thirty|thirtieth)$/.test(w);
+
+/** The day a {@link DAY_WORD} names: "twenty-first" is 21. */
+function dayOf(word: string): number {
+  const [tens, unit] = word.split(/[- ]/);
+  if (unit) return (tens === 'thirty' ? 30 : 20) + DAY_WORDS.indexOf(unit) + 1;
+  return word === 'thirtieth' ? 30 : DAY_WORDS.indexOf(word) + 1;
+}
+
 /** Finds dates first (their numbers are not measures), then versions, then numbers. */
 export function extractQuantities(text: string): Quantity[] {
   const lower = text.toLowerCase();
@@ -104,6 +141,17 @@ export function extractQuantities(text: string): Quantity[] {
     new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'g'),
   )) {
     date(m.index, m.index + m[0].length, m[3] ? +m[3] : 0, monthOf(m[2]!), +m[1]!);
+  }
+  // Days in words: "the first of January 2020", "January the first".
+  for (const m of lower.matchAll(
+    new RegExp(`\\b(?:the\\s+)?${DAY_WORD}\\s+of\\s+${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'g'),
+  )) {
+    date(m.index, m.index + m[0].length, m[3] ? +m[3] : 0, monthOf(m[2]!), dayOf(m[1]!));
+  }
+  for (const m of lower.matchAll(
+    new RegExp(`\\b${MONTH}\\s+(?:the\\s+)?${DAY_WORD}(?:,?\\s+(\\d{4}))?\\b`, 'g'),
+  )) {
+    date(m.index, m.index + m[0].length, m[3] ? +m[3] : 0, monthOf(m[1]!), dayOf(m[2]!));
   }
   for (const m of lower.matchAll(new RegExp(`\\b${MONTH}\\s+(\\d{4})\\b`, 'g'))) {
     date(m.index, m.index + m[0].length, +m[2]!, monthOf(m[1]!), 0);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compareQuantities, extractQuantities, loadWordNet } from '../../../src/verify/index.js';
+import {
+  compareQuantities,
+  extractQuantities,
+  loadWordNet,
+  verifyClaim,
+} from '../../../src/verify/index.js';
 
 const one = (text: string) => {
   const q = extractQuantities(text);
@@ -60,6 +65,26 @@ describe('extractQuantities', () => {
     expect(one('on March 3, 2021')).toMatchObject({ kind: 'date', parts: [2021, 3, 3] });
     expect(one('since version 2.4.1')).toMatchObject({ kind: 'version', parts: [2, 4, 1] });
     expect(one('planted 1200 pear trees')).toMatchObject({ kind: 'number', value: 1200 });
+  });
+
+  it('reads a day in words as part of its date', () => {
+    expect(one('as of the first of January 2020')).toMatchObject({
+      kind: 'date',
+      parts: [2020, 1, 1],
+    });
+    expect(one('on March the twenty-first, 2019')).toMatchObject({ parts: [2019, 3, 21] });
+    // The day word is the date's, not a word the passage must state on its own.
+    const verdict = verifyClaim(
+      'About 50,000 packages used the library as of the first of January 2020.',
+      'The library was used by ~50,000 packages as of January 1, 2020.',
+    );
+    expect(verdict.verdict, verdict.reason).toBe('supported');
+    expect(
+      verifyClaim(
+        'About 50,000 packages used the library as of the second of January 2020.',
+        'The library was used by ~50,000 packages as of January 1, 2020.',
+      ).conflicts,
+    ).toMatchObject([{ kind: 'date' }]);
   });
 
   it('reads fractions of a unit', () => {
