@@ -188,6 +188,9 @@ class WorkerSentenceEncoder implements SentenceEncoder {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.paths });
     const slot: Slot = { worker, ready: false, inFlight: undefined };
     this.slots.push(slot);
+    // A spare still loading must not hold a process whose work is done (the first one must:
+    // callers wait on it); it is held again when it takes a batch.
+    if (this.slots.length > 1) worker.unref();
     const drop = (message: string, cause?: unknown): void => {
       const at = this.slots.indexOf(slot);
       if (at < 0) return;
