@@ -50,7 +50,8 @@ export function claimText(sentence: string): string {
 /**
  * Splits an answer into sentences. A sentence ends at `.`, `!` or `?` followed by whitespace (a
  * marker right before the punctuation, as in `Claim [2].`, stays inside), or at a line break;
- * common abbreviations, decimals and an ellipsis before a lower-case word do not end one. Reasoning blocks are dropped first.
+ * common abbreviations, decimals, and an ellipsis or a lone mark before a lower-case word do not
+ * end one. Reasoning blocks are dropped first.
  * @example splitSentences('A is B [1]. C is D [2][3].').map((s) => s.markers) // [[1], [2, 3]]
  */
 export function splitSentences(answer: string): AnswerSentence[] {
@@ -65,6 +66,10 @@ export function splitSentences(answer: string): AnswerSentence[] {
       if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATIONS.has(lastWord)) continue;
       // An ellipsis before a lower-case word elides inside the sentence ("xmlns:... attributes").
       if (/^\.{3}$/.test(m[0]) && /^\s+\p{Ll}/u.test(line.slice(m.index + 3))) continue;
+      // A mark standing alone as a word before a lower-case word is named, not ending anything
+      // ("unless the pattern contains a . or options.dot is true").
+      if (/^[.!?]$/.test(m[0]) && /\s$/.test(before) && /^\s+\p{Ll}/u.test(line.slice(m.index + 1)))
+        continue;
       pieces.push(line.slice(start, m.index + m[0].length));
       start = m.index + m[0].length;
     }

@@ -27,6 +27,16 @@ describe('splitSentences', () => {
       'Wait...',
       'Then go [2].',
     ]);
+    // A mark standing alone as a word before a lower-case word is named; at the end it ends one.
+    expect(
+      splitSentences(
+        'Dotfiles are skipped unless the pattern contains a . or dot is set [1]. It ends here . Then go.',
+      ).map((x) => x.text),
+    ).toEqual([
+      'Dotfiles are skipped unless the pattern contains a . or dot is set [1].',
+      'It ends here .',
+      'Then go.',
+    ]);
   });
 
   it('treats lines as boundaries and strips Markdown from claims', () => {
