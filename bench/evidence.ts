@@ -9,7 +9,9 @@
 // (five more READMEs and five more real HTML pages: the Valgrind FAQ, the GNU time, Ninja and bzip2
 // manuals and base-passwd's users-and-groups document) or claims-novel.json (four more READMEs and
 // four more real HTML pages, each from another generator: fontconfig's DocBook man page, libxslt's
-// internals page, the X Transport Interface, the Expat reference).
+// internals page, the X Transport Interface, the Expat reference) or claims-sixth.json (four
+// pages of the Node.js API docs and four more READMEs, written by annotators who never saw the
+// checker).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
