@@ -88,13 +88,15 @@ export function quantityAlignment(
       conflicts.push({ kind: 'comparative', claim: q.text, page: opposite[0].text });
       continue;
     }
+    // Of the values in the claim's slot, the nearest in words: "Default: 100" for "defaults to
+    // 250" over "coerced to a number no less than 100" a sentence before, nearer in characters.
     const different = closest(
       q,
       claim,
       page,
-      candidates.filter((p) => !stated.has(p.start)),
+      candidates.filter((p) => !stated.has(p.start) && aligned(q, claim, p, page)),
     );
-    if (different && aligned(q, claim, different, page)) {
+    if (different) {
       conflicts.push({ kind: q.kind, claim: q.text, page: different.text });
       continue;
     }

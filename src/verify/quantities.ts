@@ -104,6 +104,10 @@ function dayOf(word: string): number {
   return word === 'thirtieth' ? 30 : DAY_WORDS.indexOf(word) + 1;
 }
 
+/** Words that name a value's slot right before it: the number is a value, not a year. */
+const VALUE_SLOT =
+  /(?:\bdefaults?(?:\s+value)?(?:\s+(?:to|is|of))?\s*[:=]?|\b(?:limit|maximum|minimum|max|min|value|size|timeout|threshold|port|length|capacity|total|count)\s+(?:of|is)|=)\s*$/;
+
 /** Finds dates first (their numbers are not measures), then versions, then numbers. */
 export function extractQuantities(text: string): Quantity[] {
   const lower = text.toLowerCase();
@@ -319,8 +323,12 @@ export function extractQuantities(text: string): Quantity[] {
       /\b(?:in|since|by|until|till|from|before|after|during|circa|year|early|late|mid)\s+$/.test(
         before,
       );
+    // A value's slot before it makes it a value whatever its size ("a default of 1000",
+    // "Default: 2000", "a maximum of 1024").
+    const valueSlot = VALUE_SLOT.test(lower.slice(Math.max(0, r.start - 24), r.start));
     const yearLike =
       yearWord &&
+      !valueSlot &&
       r.bound !== 'range' &&
       (u === null
         ? timePreposition || /\bof\s+$/.test(before) || (r.value >= 1800 && r.value <= 2100)

@@ -80,6 +80,27 @@ describe('numbers in other words', () => {
     );
   });
 
+  it('reads a four-digit value in a value slot as a number, whatever its size', () => {
+    const page =
+      'escapeCodeTimeout <number> The duration readline will wait for a character. Default: 500.';
+    expect(extractQuantities('It has a default of 1000.').map((q) => q.kind)).toEqual(['number']);
+    expect(extractQuantities('Default: 2000.').map((q) => q.kind)).toEqual(['number']);
+    expect(extractQuantities('in the summer of 1999').map((q) => q.kind)).toEqual(['date']);
+    contradicted('escapeCodeTimeout has a default of 1000.', page, 'number');
+    supported('escapeCodeTimeout has a default of 500.', page);
+  });
+
+  it("pits a claim's value against the value in its slot, not the nearest in characters", () => {
+    const page =
+      'crlfDelay <number> If the delay between CR and LF exceeds crlfDelay milliseconds, both are ' +
+      'treated as separate end-of-line input. crlfDelay will be coerced to a number no less than ' +
+      '100. It can be set to Infinity, in which case CR followed by LF will always be considered ' +
+      'a single newline (which may be reasonable for reading files with CRLF line delimiter). ' +
+      'Default: 100.';
+    contradicted('crlfDelay defaults to 250 milliseconds.', page, 'number');
+    supported('crlfDelay defaults to 100 milliseconds.', page);
+  });
+
   it('reads a bare four-digit value outside modern years as a number', () => {
     const page = 'maxSockets - The maximum number of sockets to keep. Default 1024.';
     expect(extractQuantities(page).map((q) => q.kind)).toEqual(['number']);
