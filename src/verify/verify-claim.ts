@@ -311,9 +311,22 @@ export function verifyClaim(
         missing.push(own.map((k) => c.tokens[k]!.text).join(' '));
     }
   }
+  // - the head of the subject of a claim that says what something is, when the passage is an
+  //   entry that opens with a name the claim does not state: the entry says what that name is
+  //   ("The prompt is an optional function" is not stated by "completer <Function> An optional
+  //   function"). What a thing does may be said of its owner ("the pool keeps at most 1024
+  //   sockets" under "maxSockets - ... Default 1024").
+  const entry = ENTRY_NAME.exec(p.text)?.[1];
+  const otherEntry =
+    entry !== undefined && IDENTIFIER_LIKE.test(entry) && !hasTerm(claimNorm, entry);
+  const head = otherEntry ? definedSubject(c) : undefined;
   for (const i of words) {
     const t = c.tokens[i]!;
     if (matched.has(i)) continue;
+    if (i === head) {
+      missing.push(t.text);
+      continue;
+    }
     if (conditions.has(i) && (t.pos === 'NOUN' || t.pos === 'PROPN') && !KINDS.has(t.lemma)) {
       missing.push(t.text);
       continue;
@@ -363,6 +376,32 @@ export function verifyClaim(
     coverage,
     reason: `the passage states the claim (coverage ${coverage})`,
   };
+}
+
+/**
+ * The name an entry of a list of options or parameters opens with, before its type or a colon
+ * or a dash: `completer` in "completer <Function> An optional function" or "timeout: the time".
+ */
+const ENTRY_NAME = /^\s*([\p{L}_$][\w$.-]*)\s*(?:<[^<>]+>|\{[^{}]+\}|:\s|\s[-\u2013\u2014]\s)/u;
+
+/** A name written as code would be: lower case first, camelCase, or with `_`, `$`, `.` or a digit ("Note:" is no entry). */
+const IDENTIFIER_LIKE = /^[\p{Ll}_$]|\p{Ll}\p{Lu}|[_$.\d]/u;
+
+/**
+ * Index of the head noun of the subject of a claim that says what something is ("The completer
+ * function is optional"): its last noun before its first verb, a form of "be", in its first
+ * clause, that names more than a kind of thing ("completer", not "function").
+ */
+function definedSubject(a: Analysis): number | undefined {
+  const subject = subjectOf(a);
+  const verb = a.tokens[a.tokens.indexOf(subject.at(-1)!) + 1];
+  if (subject.length === 0 || verb?.lemma !== 'be') return undefined;
+  for (let i = subject.length - 1; i >= 0; i--) {
+    const t = subject[i]!;
+    if (t.content && (t.pos === 'NOUN' || t.pos === 'PROPN') && !KINDS.has(t.lemma))
+      return a.tokens.indexOf(t);
+  }
+  return undefined;
 }
 
 /** The tokens of a text's subject: those before its first verb, in its first clause. */

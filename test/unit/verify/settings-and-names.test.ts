@@ -161,6 +161,32 @@ describe('verifyClaim: whose fact it is', () => {
   });
 });
 
+describe('verifyClaim: entries of a list of options', () => {
+  const entry = 'completer <Function> An optional function used for Tab autocompletion.';
+
+  it('does not say what one entry is of a name the claim puts in its place', () => {
+    expect(
+      verdictOf('The prompt is an optional function used for Tab autocompletion.', entry),
+    ).toBe('unrelated');
+    expectSupported('The completer is an optional function used for Tab autocompletion.', entry);
+    expectSupported(
+      'The completer function is optional and used for Tab autocompletion.',
+      'completer: An optional function used for Tab autocompletion.',
+    );
+  });
+
+  it("reads what a thing does as its owner's, and a capitalised label as no entry", () => {
+    expectSupported(
+      'By default the pool keeps at most 1024 sockets.',
+      'maxSockets - The maximum number of sockets to keep. Default 1024.',
+    );
+    expectSupported(
+      'The prompt is an optional function used for Tab autocompletion.',
+      'Note: the prompt is an optional function used for Tab autocompletion.',
+    );
+  });
+});
+
 describe('verifyClaim: bounds and comparisons', () => {
   it('matches an operator bound against the page bound of that value, not a bare mention', () => {
     expectConflict(
