@@ -51,9 +51,14 @@ export interface ScrollResult {
 
 /**
  * Collects the visible text nodes of the page in document order and keeps them on
- * `window.__svcText` so later calls can address them by index.
+ * `window.__svcText` so later calls can address them by index. Collapsed `<details>` are opened
+ * first: what they hold is on the page (a reference's "History" table of versions, an FAQ's
+ * answers), one click away, and a passage found there can then be highlighted and captured.
  */
 export function collectTextInPage(_: null): TextSegments {
+  for (const d of Array.from(document.querySelectorAll('details:not([open])'))) {
+    (d as HTMLDetailsElement).open = true;
+  }
   const skip =
     'script,style,noscript,template,textarea,select,option,head,title,iframe,svg,canvas,math';
   const texts: string[] = [];

@@ -162,6 +162,17 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     expect(verifyClaim(claim, answer!.quote).verdict).toBe('contradicted');
   });
 
+  it('opens a collapsed <details> so the text in it is a candidate', async () => {
+    const found = await candidates(page, 'Since v6.0.0, passing a non-string path throws.');
+    expect(found[0]!.domPath).toContain('#row-v6');
+    expect(found[0]!.quote).toBe('v6.0.0 Passing a non-string as the path argument throws now.');
+    const open = await toPageLike(page).evaluate(
+      (id: string) => (document.querySelector(id) as HTMLDetailsElement).open,
+      '#history',
+    );
+    expect(open).toBe(true);
+  });
+
   it("gives an FAQ's answer its question as context (DocBook's question and answer rows)", async () => {
     const found = await candidates(page, 'Many standard libraries keep freed memory in pools.');
     expect(found[0]!.domPath).toContain('#a-pools');
