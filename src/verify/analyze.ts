@@ -39,7 +39,15 @@ export interface Token {
   content: boolean;
   /** Index of the clause the token is in (clauses split at punctuation and conjunctions). */
   clause: number;
+  /**
+   * True for a full stop glued to the words either side: part of a name (`path.basename`,
+   * `asyncStart.bindStore()`), which ends no clause and no sentence.
+   */
+  joined: boolean;
 }
+
+/** True when the token ends a sentence: `.`, `!` or `?`, not a name's dot (`path.basename`). */
+export const endsSentence = (t: Token): boolean => /^[.!?]+$/.test(t.text) && !t.joined;
 
 /** A term the passage must state: an identifier, code, a proper noun, a rare word. */
 export interface KeyTerm {
@@ -184,11 +192,10 @@ function negatesBound(values: readonly string[], tags: readonly string[], i: num
  * `?`): a window of several sentences states other facts in the others.
  */
 export function sentenceBounds(a: Analysis, at: number): [number, number] {
-  const end = /^[.!?]+$/;
   let first = at;
-  while (first > 0 && !end.test(a.tokens[first - 1]!.text)) first--;
+  while (first > 0 && !endsSentence(a.tokens[first - 1]!)) first--;
   let last = at;
-  while (last < a.tokens.length - 1 && !end.test(a.tokens[last]!.text)) last++;
+  while (last < a.tokens.length - 1 && !endsSentence(a.tokens[last]!)) last++;
   return [first, last];
 }
 
@@ -348,13 +355,19 @@ export function analyze(written: string): Analysis {
     const pos = tags[i] ?? 'X';
     const type = types[i] ?? 'word';
     const opensAside = statement(i);
+    const joined =
+      value === '.' &&
+      i > 0 &&
+      (spaces[i] ?? '') === '' &&
+      (spaces[i + 1] ?? ' ') === '' &&
+      /^[\p{L}_$]/u.test(values[i + 1] ?? '');
     const closesAside = value === ')' && aside;
     if (opensAside) aside = true;
     if (closesAside) aside = false;
     const boundary =
       opensAside ||
       closesAside ||
-      (type === 'punctuation' && /^[,.;:!?]$/.test(value)) ||
+      (type === 'punctuation' && /^[,.;:!?]$/.test(value) && !joined) ||
       CLAUSE_BREAK.has(lower) ||
       // A relative "that" opens a clause of its own ("requests that are not idempotent").
       (lower === 'that' && pos !== 'DET') ||
@@ -423,7 +436,7 @@ export function analyze(written: string): Analysis {
       /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '');
     if (content && pos !== 'ADV' && !modifier) pending = 0;
     const stem = (stems[i] ?? lower).toLowerCase();
-    tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause });
+    tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause, joined });
   });
   // "turned off" says "disabled", "switch it on" says "enable": the particle carries the meaning.
   tokens.forEach((t, i) => {

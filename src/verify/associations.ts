@@ -22,8 +22,7 @@ import { norm } from './words.js';
 /** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
 const REORDERING = new Set(
   (
-    'unlike than instead rather whereas respectively versus vs both neither same ' +
-    'whose former latter'
+    'unlike than instead rather respectively versus vs both neither same ' + 'whose former latter'
   ).split(' '),
 );
 
@@ -55,13 +54,14 @@ function statements(
   a: Analysis,
   [first, last]: [number, number],
   anchors: ReadonlySet<number>,
+  cut?: number,
 ): Map<number, number> {
   const parts: [number, number][] = [];
   let start = first;
   for (let i = first + 1; i <= last; i++) {
     const t = a.tokens[i]!;
     const joins = JOINS.has(t.lower) && t.clause !== a.tokens[i - 1]!.clause;
-    if (/^[,;:]$/.test(t.text) || joins) {
+    if (/^[,;:]$/.test(t.text) || joins || i === cut) {
       parts.push([start, i - 1]);
       start = i;
     }
@@ -79,7 +79,7 @@ function statements(
     else {
       const opener = tokensOf(r).find((t) => /\p{L}/u.test(t.text) && !JOINS.has(t.lower));
       const next = named.findIndex((n, j) => n && j > i);
-      if (a.tokens[r[0]]!.text === ';') carried = -1;
+      if (a.tokens[r[0]]!.text === ';' || r[0] === cut) carried = -1;
       owner = opener && LEADS.has(opener.lower) && next >= 0 ? next : carried;
     }
     for (let k = r[0]; k <= r[1]; k++) out.set(k, owner);
@@ -129,6 +129,14 @@ function anchorWords(a: Analysis): Set<string> {
 /** A word that can witness where a fact sits: a content word of three letters or more. */
 const witness = (t: Token): boolean => t.content && !t.cue && /\p{L}{3}/u.test(t.text);
 
+/** True when two sentences share two content words or more: one frame, said of two things. */
+function parallel(a: Analysis, [f1, l1]: [number, number], [f2, l2]: [number, number]): boolean {
+  const words = (f: number, l: number): Set<string> =>
+    new Set(a.tokens.slice(f, l + 1).flatMap((t) => (witness(t) ? [t.lemma] : [])));
+  const second = words(f2, l2);
+  return [...words(f1, l1)].filter((w) => second.has(w)).length >= 2;
+}
+
 /** True when the range holds a word of {@link REORDERING}. */
 const reorders = (a: Analysis, [first, last]: [number, number]): boolean =>
   a.tokens.slice(first, last + 1).some((t) => REORDERING.has(t.lower));
@@ -143,7 +151,19 @@ const reorders = (a: Analysis, [first, last]: [number, number]): boolean =>
  */
 export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   const anchors = [...anchorWords(claim)];
-  const pageSentences = sentenceRanges(page).filter((s) => !reorders(page, s));
+  // A page may give each its own sentence, in one frame ("Stores bound with start.bindStore()
+  // apply during handler invocation. Stores bound with asyncStart.bindStore() apply during
+  // asyncEnd publication."): two sentences in a row that share two words or more are read as
+  // one, cut where the second begins.
+  const ranges = sentenceRanges(page).filter((s) => !reorders(page, s));
+  const pageSentences: { range: [number, number]; cut?: number }[] = [
+    ...ranges.map((range) => ({ range })),
+    ...ranges.slice(1).flatMap((r, i) => {
+      const prev = ranges[i]!;
+      if (prev[1] + 1 !== r[0] || !parallel(page, prev, r)) return [];
+      return [{ range: [prev[0], r[1]] as [number, number], cut: r[0] }];
+    }),
+  ];
   const claimLists = coordinatedItems(claim.tokens, claim.text);
   const pageLists = coordinatedItems(page.tokens, page.text);
   for (const cs of sentenceRanges(claim)) {
@@ -153,8 +173,8 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
       for (const b of here.slice(x + 1)) {
         const mine = sides(claim, cs, a, b, claimLists);
         if (!mine) continue;
-        for (const ps of pageSentences) {
-          const theirs = sides(page, ps, a, b, pageLists);
+        for (const { range, cut } of pageSentences) {
+          const theirs = sides(page, range, a, b, pageLists, cut);
           if (!theirs) continue;
           let swapped = 0;
           let kept = 0;
@@ -185,6 +205,7 @@ function sides(
   a: string,
   b: string,
   lists: readonly number[][][],
+  cut?: number,
 ): { names: [string, string]; witnesses: Map<string, 'a' | 'b' | undefined> } | undefined {
   const sa = where(an, range, a);
   const sb = where(an, range, b);
@@ -199,8 +220,8 @@ function sides(
     (items) =>
       items.some((item) => item.includes(startA)) && items.some((item) => item.includes(startB)),
   );
-  if (listed) return undefined;
-  const owner = statements(an, range, held);
+  if (listed || enumerated(an, Math.min(endA, endB), Math.max(startA, startB))) return undefined;
+  const owner = statements(an, range, held, cut);
   const ownA = owner.get(startA);
   const ownB = owner.get(startB);
   if (ownA === ownB) return undefined;
@@ -222,6 +243,21 @@ function sides(
       .map((t) => t.text)
       .join('');
   return { names: [spell(startA, endA), spell(startB, endB)], witnesses };
+}
+
+/**
+ * True when only other names and list punctuation stand between two anchors (tokens `from` to
+ * `to`, exclusive): items of one enumeration ("Buffer.from, Buffer.alloc, Buffer.allocUnsafe,
+ * Buffer.allocUnsafeSlow"), which hold no facts of their own.
+ */
+function enumerated(an: Analysis, from: number, to: number): boolean {
+  const dotted = (k: number): boolean =>
+    an.tokens[k]!.joined || !!an.tokens[k - 1]?.joined || !!an.tokens[k + 1]?.joined;
+  for (let k = from; k < to; k++) {
+    const t = an.tokens[k]!;
+    if (!/^(?:,|and|or)$/.test(t.lower) && !dotted(k)) return false;
+  }
+  return from < to;
 }
 
 /** Words that put one thing in another's place: "A instead of B", "A rather than B". */

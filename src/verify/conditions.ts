@@ -5,6 +5,7 @@
  * case ("Even when something listens ..., depd still writes the errors to STDERR") pairs its
  * consequence with the page's, word for word, while its condition is the page's negated.
  */
+import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
@@ -44,8 +45,7 @@ function casesOf(a: Analysis): Case[] {
   const order = [...clauses.keys()].sort((x, y) => x - y);
   // A clause opens at the punctuation that ends the one before: the full stop of a sentence
   // opens the first clause of the next.
-  const opensSentence = (id: number): boolean =>
-    /^[.!?]$/.test(a.tokens[clauses.get(id)![0]!]!.text);
+  const opensSentence = (id: number): boolean => endsSentence(a.tokens[clauses.get(id)![0]!]!);
   const isCondition = (id: number): boolean =>
     clauses.get(id)!.some((i) => OPENERS.has(a.tokens[i]!.lower));
   const words = (ids: number[]): number[] =>

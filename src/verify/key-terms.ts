@@ -32,7 +32,11 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     const clean = t.replace(/^[`'"]+|[`'".,;:!?]+$/g, '').replace(/\(\)$/, '');
     if (clean.length < 2 || UNIT_WORDS.test(clean) || /^\d[\d.,]*$/.test(clean)) return;
     const key = clean.toLowerCase();
-    if (![...out.keys()].some((k) => k.includes(key))) out.set(key, { text: clean, kind });
+    // A part of a term already found is no term of its own ("PING" of "pingInterval"), but a
+    // qualified name that only ends another is ("start.bindStore" beside "asyncStart.bindStore").
+    const whole = new RegExp(`(?<![\\w$])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
+    const partOf = (k: string): boolean => (key.includes('.') ? whole.test(k) : k.includes(key));
+    if (![...out.keys()].some(partOf)) out.set(key, { text: clean, kind });
   };
   for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]!, 'code');
   // A quoted literal of one to three words is a value the text names ("returns the string

@@ -5,6 +5,7 @@
  * the passage states, and negates wherever it states it, is a negation conflict all the same
  * ("can be overridden per item" / "may not be overridden by passing an option").
  */
+import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, sameWord } from './words.js';
@@ -15,7 +16,7 @@ const CONDITIONAL = new Set(['if', 'when', 'unless']);
 /** Sentence index of each token (sentences end at `.`, `!`, `?`). */
 export function sentences(tokens: readonly Token[]): number[] {
   let s = 0;
-  return tokens.map((t) => (/^[.!?]$/.test(t.text) ? s++ : s));
+  return tokens.map((t) => (endsSentence(t) ? s++ : s));
 }
 
 /**

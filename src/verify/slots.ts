@@ -5,6 +5,7 @@
  * sentence of the passage that carries the claim, so a word elsewhere in a window proves nothing.
  */
 import { UNITS } from './quantity-words.js';
+import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { CONDITIONS } from './conditions.js';
 import type { Conflict } from './verify-claim.js';
@@ -30,7 +31,7 @@ function sentences(a: Analysis): [number, number][] {
   const out: [number, number][] = [];
   let start = 0;
   a.tokens.forEach((t, i) => {
-    if (/^[.!?]+$/.test(t.text) && i > start) {
+    if (endsSentence(t) && i > start) {
       out.push([start, i + 1]);
       start = i + 1;
     }

@@ -1,6 +1,7 @@
 // Association swaps: two things named in one sentence, each given the other's facts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
+import { sentenceRanges } from '../../../src/verify/analyze.js';
 import { associationSwaps, contrastSwaps } from '../../../src/verify/associations.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
 
@@ -83,6 +84,51 @@ describe('associationSwaps', () => {
         page,
       ),
     ).toEqual([]);
+  });
+});
+
+describe('associationSwaps across two sentences', () => {
+  const page =
+    'Stores bound with start.bindStore() apply during handler invocation. Stores bound with ' +
+    'asyncStart.bindStore() apply during asyncEnd publication when a returned promise settles.';
+
+  it('finds two names that trade the facts the page gives each in a sentence of its own', () => {
+    expect(
+      swaps(
+        'Stores bound with asyncStart.bindStore() apply while the handler is being invoked, whereas stores bound with start.bindStore() apply during asyncEnd publication, when a returned promise settles.',
+        page,
+      ),
+    ).toEqual([{ kind: 'term', claim: 'asyncStart.bindStore', page: 'start.bindStore' }]);
+    expect(
+      swaps(
+        'Stores bound with start.bindStore() apply during handler invocation, whereas stores bound with asyncStart.bindStore() apply during asyncEnd publication.',
+        page,
+      ),
+    ).toEqual([]);
+  });
+
+  it('reads two sentences as one only when they share a frame, and leaves enumerations alone', () => {
+    expect(
+      swaps(
+        'When replaceAll is given a regex without the global flag, it throws a TypeError.',
+        'If regexpOrString is a regex, then it must have the global (g) flag set, or a TypeError is thrown. Matches the behavior of the builtin String.property.replaceAll.',
+      ),
+    ).toEqual([]);
+    expect(
+      swaps(
+        'safe-buffer brings the newer Buffer APIs (Buffer.from, Buffer.alloc, Buffer.allocUnsafe and Buffer.allocUnsafeSlow) to every version of Node.js, and uses the built-in implementation whenever it is available.',
+        'Use the new Node.js Buffer APIs (Buffer.from, Buffer.alloc, Buffer.allocUnsafe, Buffer.allocUnsafeSlow) in all versions of Node.js.',
+      ),
+    ).toEqual([]);
+  });
+
+  it("reads a name's dot as part of the name, not the end of a sentence", () => {
+    const a = analyze('Stores bound with asyncStart.bindStore() apply while the handler runs.');
+    expect(sentenceRanges(a)).toHaveLength(1);
+    // A name that only ends another is a key term of its own.
+    expect(
+      analyze('asyncStart.bindStore() differs from start.bindStore().').keyTerms.map((k) => k.text),
+    ).toEqual(['asyncStart.bindStore', 'start.bindStore']);
   });
 });
 
