@@ -210,6 +210,8 @@ export function verifyClaim(
       if (explained || c.comparatives.some((k) => k.at === i)) matched.add(i);
     }
   }
+  // A row of an option table states its default in the header's Default column.
+  const settingsText = p.text + rowDefault(p.text, options.heading);
   const conflicts = [
     ...quantities.conflicts,
     ...polarity,
@@ -217,7 +219,7 @@ export function verifyClaim(
     ...orderConflicts(c, p),
     ...particleConflicts(c, p),
     ...terms.conflicts,
-    ...settingConflicts(c.text, p.text),
+    ...settingConflicts(c.text, settingsText),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...contrastSwaps(c, p));
@@ -229,7 +231,7 @@ export function verifyClaim(
     ...terms.missing,
     ...quantities.missing,
     ...unstatedComparisons(c, p),
-    ...unstatedSettings(c.text, p.text),
+    ...unstatedSettings(c.text, settingsText),
     ...unstatedOrders(c, p),
   ];
   // An ordinary word in another's place is a swapped fact, unless the passage states the claim's
@@ -402,6 +404,23 @@ function definedSubject(a: Analysis): number | undefined {
       return a.tokens.indexOf(t);
   }
   return undefined;
+}
+
+/**
+ * The default a row of an option table states in its header's Default column, as a sentence to
+ * read with the row (" Default: true."): the header is the row's context ("Option | Type |
+ * Default value | Description" over "fastpaths boolean true To speed up processing..."). Read
+ * only when the cell is a switch's value and every cell before it one word, as in such tables;
+ * `''` otherwise (numbers are aligned as quantities wherever they stand).
+ */
+function rowDefault(row: string, header: string | undefined): string {
+  const columns = header?.split(' | ') ?? [];
+  const at = columns.findIndex((c) => /^\s*default\b/i.test(c));
+  if (at < 0 || columns.length < 2) return '';
+  const value = row.trim().split(/\s+/)[at] ?? '';
+  return /^(?:true|false|on|off|enabled|disabled|yes|no)$/i.test(value)
+    ? ` Default: ${value}.`
+    : '';
 }
 
 /** The tokens of a text's subject: those before its first verb, in its first clause. */

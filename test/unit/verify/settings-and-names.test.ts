@@ -187,6 +187,28 @@ describe('verifyClaim: entries of a list of options', () => {
   });
 });
 
+describe("verifyClaim: a switch's default in an option table", () => {
+  const header = 'Option | Type | Default value | Description';
+  const row =
+    'fastpaths boolean true To speed up processing, full parsing is skipped for a handful common ' +
+    'glob patterns. Disable this behavior by setting this option to false.';
+
+  it("reads the row's Default column, under the table's header", () => {
+    const verdict = (claim: string): string =>
+      verifyClaim(claim, row, { context: header, heading: header }).verdict;
+    expect(verdict('The fastpaths option defaults to true.')).toBe('supported');
+    expect(verdict('The fastpaths option is off by default.')).toBe('contradicted');
+    // Without the header, the row states no default.
+    expect(verifyClaim('The fastpaths option defaults to true.', row).verdict).toBe('unrelated');
+    // A cell that is no switch's value is not read as one.
+    expect(
+      verifyClaim('The flags option defaults to true.', 'flags string undefined Regex flags.', {
+        heading: header,
+      }).verdict,
+    ).toBe('unrelated');
+  });
+});
+
 describe('verifyClaim: bounds and comparisons', () => {
   it('matches an operator bound against the page bound of that value, not a bare mention', () => {
     expectConflict(
