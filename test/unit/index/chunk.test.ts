@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseHTML } from 'linkedom';
-import { layoutAndChunk, tableRows } from '../../../src/server/engines/index/chunk.js';
-import { renderDocumentHtml } from '../../../src/server/engines/index/render.js';
-import type { Block, IndexedDocument } from '../../../src/server/engines/index/types.js';
+import { layoutAndChunk } from '../../../src/server/engines/index/chunk.js';
+import type { Block } from '../../../src/server/engines/index/types.js';
 import { countTokens } from '../../../src/protocol/tokens.js';
 
 const sentence = (i: number): string =>
@@ -104,52 +102,5 @@ describe('layoutAndChunk', () => {
 
   it('returns no chunks for blocks without text', () => {
     expect(layoutAndChunk([{ kind: 'paragraph', text: '   ' }]).chunks).toEqual([]);
-  });
-});
-
-describe('layoutAndChunk with a long pipe table', () => {
-  // A Markdown option table as the reader keeps it: rows joined by a space, a cell of several
-  // sentences, a pipe escaped inside a cell.
-  const row = (i: number): string =>
-    `| option${i} | array\\|string | ${i} | Sets option ${i} of the matcher. ` +
-    `It is read once. Every later change is ignored until the matcher is built again. |`;
-  const table =
-    '| Option | Type | Default | Description | | --- | --- | --- | --- | ' +
-    Array.from({ length: 40 }, (_, i) => row(i)).join(' ');
-
-  it('cuts it between rows, never inside a cell', () => {
-    const { chunks } = layoutAndChunk([{ kind: 'paragraph', text: table }]);
-    expect(chunks.length).toBeGreaterThan(2);
-    for (const c of chunks) {
-      expect(c.text.startsWith('|')).toBe(true);
-      expect(c.text.endsWith('|')).toBe(true);
-    }
-    expect(tableRows(table)).toHaveLength(41);
-    expect(tableRows('| a | b | not a table')).toBeNull();
-  });
-
-  it('renders every piece as rows of a table under its header', () => {
-    const { text, chunks } = layoutAndChunk([{ kind: 'paragraph', text: table }]);
-    const html = renderDocumentHtml({
-      id: 'd1',
-      title: 'Options',
-      url: null,
-      source: 'README.md',
-      sourceKind: 'file',
-      domain: '',
-      language: null,
-      publishedAt: null,
-      updatedAt: null,
-      images: [],
-      chunks: chunks.map((c) => ({ ...c, id: `d1:${c.ordinal}`, docId: 'd1' })),
-    } as unknown as IndexedDocument);
-    const { document } = parseHTML(html);
-    const cells = Array.from(document.querySelectorAll('tbody tr')).map(
-      (tr) => tr.querySelectorAll('td')[1]?.textContent,
-    );
-    expect(cells).toHaveLength(40);
-    expect(new Set(cells)).toEqual(new Set(['array|string']));
-    expect(document.querySelectorAll('p')).toHaveLength(0);
-    expect(text).toBe(table);
   });
 });

@@ -45,29 +45,6 @@ export function sentenceSpans(text: string): Array<[number, number]> {
   return spans;
 }
 
-/** The rule under a pipe table's header row (`| --- | :-: |`), as the Markdown reader keeps it. */
-export const TABLE_RULE = /\|(?:\s*:?-{3,}:?\s*\|)+/;
-
-/**
- * Row spans `[start, end)` of a GitHub-style pipe table paragraph as the Markdown reader keeps it
- * (rows joined by a space: `| a | b | | --- | --- | | 1 | 2 |`): the header with its rule, then
- * each row. `null` when `text` is no such table, or its pipes do not line up with its columns (a
- * pipe inside a cell's code).
- */
-export function tableRows(text: string): Array<[number, number]> | null {
-  const rule = TABLE_RULE.exec(text);
-  if (!text.startsWith('|') || !rule) return null;
-  const perRow = rule[0].split('|').length - 1;
-  const pipes = [...text.matchAll(/(?<!\\)\|/g)].map((m) => m.index);
-  if (pipes.length % perRow !== 0 || pipes.length < 2 * perRow) return null;
-  // The header's pipes, then the rule's, end where the rule ends.
-  if (pipes[2 * perRow - 1]! + 1 !== rule.index + rule[0].length) return null;
-  const rows: Array<[number, number]> = [[0, rule.index + rule[0].length]];
-  for (let i = 2 * perRow; i < pipes.length; i += perRow)
-    rows.push([pipes[i]!, pipes[i + perRow - 1]! + 1]);
-  return rows;
-}
-
 /** Splits a span at word boundaries into parts of at most `max` tokens (only for over-long sentences). */
 function splitWords(text: string, base: number, max: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -127,10 +104,8 @@ export function layoutAndChunk(
       pieces.push({ start, end: text.length, tokens, headingLevel, headingPath });
       continue;
     }
-    // Over-long paragraph: row pieces of a pipe table (a sentence of a cell is no place to cut:
-    // the rows after it would no longer read as a table), else sentence pieces, each still a unit
-    // the chunker never splits.
-    for (const [s, e] of tableRows(body) ?? sentenceSpans(body)) {
+    // Over-long paragraph: sentence pieces, each still a unit the chunker never splits.
+    for (const [s, e] of sentenceSpans(body)) {
       const sentence = body.slice(s, e);
       const t = countTokens(sentence);
       const parts =

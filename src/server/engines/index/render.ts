@@ -1,5 +1,4 @@
 import { escapeHtml } from './formats/plain.js';
-import { TABLE_RULE } from './chunk.js';
 import type { ChunkRecord, IndexImage, IndexedDocument } from './types.js';
 
 const STYLE = `body{font:17px/1.6 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -27,6 +26,9 @@ function leadingHeadings(chunk: ChunkRecord, paras: readonly string[]): number {
   return 1;
 }
 
+/** A GitHub-style pipe table as the Markdown reader keeps it (its lines joined by spaces). */
+const TABLE_RULE = /\|(?:\s*:?-{3,}:?\s*\|)+/;
+
 /** The header of the last pipe table rendered: a long table's rows continue in later chunks. */
 interface TableState {
   header: string[] | null;
@@ -39,14 +41,13 @@ interface TableState {
  */
 function pipeTable(para: string, state: TableState): string[][] | null {
   if (!para.startsWith('|')) return null;
-  // A pipe escaped in a cell (`array\|string`) is text, not a cell's edge.
   const cellsOf = (row: string): string[] =>
     row
       .trim()
       .replace(/^\|/, '')
-      .replace(/(?<!\\)\|$/, '')
-      .split(/(?<!\\)\|/)
-      .map((c) => c.trim().replace(/\\\|/g, '|'));
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
   const rule = TABLE_RULE.exec(para);
   let header: string[];
   let body: string;
