@@ -21,9 +21,9 @@ import { norm } from './words.js';
 
 /** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
 const REORDERING = new Set(
-  (
-    'unlike than instead rather respectively versus vs both neither same ' + 'whose former latter'
-  ).split(' '),
+  'unlike than instead rather respectively versus vs both neither same whose former latter'.split(
+    ' ',
+  ),
 );
 
 /** Words that join two statements of one sentence ("A does X, and B does Y"). */
