@@ -93,3 +93,42 @@ describe('readHtml on a page of sibling sections', () => {
     expect(text).toContain('The match/edit sequences in the configuration are performed in two');
   });
 });
+
+describe('readHtml on tables', () => {
+  it('keeps a table of data as a pipe table, so each row is read whole under its header', () => {
+    expect(
+      blocksOf(
+        '<h3>basename(path)</h3><details><summary>History</summary><table><tbody>' +
+          '<tr><th>Version</th><th>Changes</th></tr>' +
+          '<tr><td>v6.0.0</td><td><p>Passing a non-string   path throws now.</p></td></tr>' +
+          '<tr><td>v0.1.25</td><td><p><span>Added in: v0.1.25</span></p></td></tr>' +
+          '</tbody></table></details>',
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 3, text: 'basename(path)' },
+      { kind: 'paragraph', text: 'History' },
+      {
+        kind: 'paragraph',
+        text: '| Version | Changes | | --- | --- | | v6.0.0 | Passing a non-string path throws now. | | v0.1.25 | Added in: v0.1.25 |',
+      },
+    ]);
+  });
+
+  it('reads a table without a header row, or with blocks in its cells, cell by cell', () => {
+    const paragraphs = (body: string) => blocksOf(body).map((b) => (b as { text: string }).text);
+    expect(paragraphs('<table><tr><td>2.1.</td><td>Why?</td></tr></table>')).toEqual([
+      '2.1.',
+      'Why?',
+    ]);
+    expect(
+      paragraphs(
+        '<table><tr><th>Option</th><th>Values</th></tr><tr><td>mode</td><td><ul><li>fast</li><li>safe</li></ul></td></tr></table>',
+      ),
+    ).toEqual(['Option', 'Values', 'mode', 'fast', 'safe']);
+    expect(
+      paragraphs(
+        '<table><tr><th>Flag</th><th>Meaning</th></tr><tr><td>a|b</td><td>either</td></tr></table>',
+      ),
+    ).toEqual(['Flag', 'Meaning', 'a|b', 'either']);
+  });
+});

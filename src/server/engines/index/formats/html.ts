@@ -99,9 +99,36 @@ function labelLine(el: Element): { text: string; br: Node } | null {
 /** Level given to the headings a reference entry's term or label line becomes: below any `h6`. */
 const LABEL_LEVEL = 7;
 
+/** What makes a table a layout rather than a table of data: blocks of its own inside a cell. */
+const NOT_DATA = 'table, ul, ol, dl, pre, h1, h2, h3, h4, h5, h6, [colspan], [rowspan]';
+
+/**
+ * A table of data as the Markdown reader keeps a pipe table (`| Version | Changes | | --- | --- |
+ * | v6.0.0 | Passing a non-string ... throws now. |`), so it is rendered as rows under their header
+ * and a row is read whole, with its header: a header row of `<th>` cells, at least one row under
+ * it, every row as wide, and no block of its own or `|` in a cell. `null` for any other table
+ * (layout, a question and its answer): its cells are read as paragraphs.
+ */
+function pipeTable(table: Element): string | null {
+  if (table.querySelector(NOT_DATA)) return null;
+  const rows = Array.from(table.querySelectorAll('tr'));
+  const cells = rows.map((tr) => Array.from(tr.children).filter((c) => /^T[DH]$/i.test(c.tagName)));
+  const header = cells[0];
+  if (!header || header.length < 2 || cells.length < 2) return null;
+  if (!header.every((c) => c.tagName.toUpperCase() === 'TH')) return null;
+  const texts = cells.map((row) =>
+    row.map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim()),
+  );
+  if (texts.some((row) => row.length !== header.length || row.some((t) => t.includes('|'))))
+    return null;
+  const line = (row: string[]): string => `| ${row.join(' | ')} |`;
+  const [head, ...body] = texts;
+  return [line(head!), line(head!.map(() => '---')), ...body.map(line)].join(' ');
+}
+
 /**
  * Walks an element tree into blocks: headings, paragraphs (any run of inline content between block
- * elements) and images with their `width`/`height` attributes. A reference entry's term (`<dt>`)
+ * elements), tables of data (as pipe tables) and images with their `width`/`height` attributes. A reference entry's term (`<dt>`)
  * or label line (`<p><b>max</b><code>_.max(list)</code><br>Returns...`) becomes the innermost
  * heading of the text under it, so each passage of its description is known to be about it.
  *
@@ -146,6 +173,11 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
         continue;
       }
       flush();
+      const table = tag === 'TABLE' ? pipeTable(el) : null;
+      if (table) {
+        blocks.push({ kind: 'paragraph', text: table });
+        continue;
+      }
       const heading = /^H([1-6])$/.exec(tag);
       if (heading) {
         const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
