@@ -272,10 +272,35 @@ function exactMatch(norm: NormalizedText, claim: string): Candidate | null {
 }
 
 /**
+ * Most extra fuzzy candidates read with their heading: windows that hold the claim's words only
+ * together with the name of the entry they stand under ("Added in: v20.17.0" under
+ * "path.matchesGlob(path, pattern)"; "delay ... Default: 1." under "setTimeout(callback[, delay])").
+ */
+const HEADED_EXTRA = 2;
+
+/** Whether a content word is a number. */
+const isNumber = (word: string): boolean => /^\d+$/.test(word);
+
+/** Fewest claim words a window read with its heading must hold itself. */
+const HEADED_MIN_HITS = 2;
+
+/**
+ * A name in code: a qualified name (`path.basename`), a call (`set()`), camelCase or PascalCase
+ * with an inner capital (`setTimeout`, `RetryHandler`), or snake_case (`max_size`).
+ */
+const CODE_NAME =
+  /(?<![\w$.])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\(\))|[A-Za-z$]*[a-z][A-Z][\w$]*|[A-Za-z][A-Za-z0-9]*_[\w$]+)/g;
+
+/**
  * The best windows of 1-3 consecutive sentences of one block (or one table row) by the share of
  * the claim's content words they hold: highest recall first, among equals the tighter window
  * (higher precision). A window that only widens a better one without adding a claim word is left
- * out.
+ * out. Then up to {@link HEADED_EXTRA} windows that reach `minScore` only with a name in code of
+ * the claim that the heading they stand under spells out (an entry's metadata and options name
+ * their subject only there); a number of the claim then counts as held when the window holds
+ * one, so a changed value is found to be contradicted. The verifier reads that heading as the
+ * candidate's context too, and so for a table row under a heading that spells out a name of the
+ * claim the row lacks (a History table under its function's heading).
  */
 function fuzzyMatches(
   text: PreparedText,
@@ -289,32 +314,93 @@ function fuzzyMatches(
   const words = (text.words ??= units.map((u) =>
     contentWords(norm.text.slice(u.span.start, u.span.end)),
   ));
-  const windows: { recall: number; precision: number; span: Span; context: string }[] = [];
+  const readWithHeading = namedInHeadings(claim, wanted);
+  type Window = { recall: number; precision: number; span: Span; context: string };
+  const windows: Window[] = [];
+  const headed: Window[] = [];
   for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
     const seen = new Set<string>();
+    // A sentence's heading is its context; a row's context is its header, its heading apart.
+    const heading = unit.kind === 'row' ? unit.heading : unit.context;
     let lastHit = 0;
-    for (let w = 0; w < 3 && units[i + w]?.block === units[i]!.block; w++) {
+    let lastHeaded = 0;
+    for (let w = 0; w < 3 && units[i + w]?.block === unit.block; w++) {
       for (const word of words[i + w]!) seen.add(word);
       let hit = 0;
       for (const word of wanted) if (seen.has(word)) hit++;
-      if (hit === 0 || hit === lastHit) continue;
-      lastHit = hit;
+      const span = { start: unit.span.start, end: units[i + w]!.span.end };
       const recall = hit / wanted.size;
-      if (recall < minScore) continue;
-      windows.push({
-        recall,
-        precision: hit / seen.size,
-        span: { start: units[i]!.span.start, end: units[i + w]!.span.end },
-        context: units[i]!.context,
-      });
+      const read = heading ? readWithHeading?.(seen, heading) : undefined;
+      // A row under a heading that names the claim's subject, which the row does not ("v6.0.0
+      // | Passing a non-string ... throws now" in the History table of "path.basename(path)"):
+      // the heading is its context too.
+      const context =
+        unit.kind === 'row' && read?.named ? `${heading} ${unit.context}`.trim() : unit.context;
+      if (hit > 0 && hit !== lastHit) {
+        lastHit = hit;
+        if (recall >= minScore) windows.push({ recall, precision: hit / seen.size, span, context });
+      }
+      if (recall >= minScore || !read || read.score < minScore || read.score === lastHeaded)
+        continue;
+      lastHeaded = read.score;
+      headed.push({ recall: read.score, precision: hit / seen.size, span, context });
     }
   }
-  windows.sort((a, b) =>
-    Math.abs(a.recall - b.recall) > 1e-9 ? b.recall - a.recall : b.precision - a.precision,
-  );
-  return windows
-    .slice(0, limit)
-    .map((w) => ({ method: 'fuzzy' as const, score: w.recall, span: w.span, context: w.context }));
+  const best = (a: Window, b: Window): number =>
+    Math.abs(a.recall - b.recall) > 1e-9 ? b.recall - a.recall : b.precision - a.precision;
+  const chosen = windows.sort(best).slice(0, limit);
+  chosen.push(...headed.sort(best).slice(0, HEADED_EXTRA));
+  return chosen.map((w) => ({
+    method: 'fuzzy' as const,
+    score: w.recall,
+    span: w.span,
+    context: w.context,
+  }));
+}
+
+/**
+ * How a window reads with its heading: `named` when the heading spells out a name in code of the
+ * claim that the window lacks; `score`, the share of the claim's words the two hold, a name
+ * counting as one word (held when the window holds all of it or the heading spells it out), 0
+ * for a window holding fewer than {@link HEADED_MIN_HITS} of the claim's words itself or when
+ * nothing is named. `undefined` when the claim names nothing in code.
+ */
+function namedInHeadings(
+  claim: string,
+  wanted: ReadonlySet<string>,
+): ((seen: ReadonlySet<string>, heading: string) => { score: number; named: boolean }) | undefined {
+  const names = [...new Set(claim.match(CODE_NAME) ?? [])]
+    .map((text) => ({
+      spelled: new RegExp(`(?<![\\w$])${escape(text)}(?![\\w$])`),
+      words: contentWords(text).filter((w) => wanted.has(w)),
+    }))
+    .filter((n) => n.words.length > 0);
+  if (names.length === 0) return undefined;
+  const inNames = new Set(names.flatMap((n) => n.words));
+  const single = [...wanted].filter((w) => !inNames.has(w));
+  const total = single.length + names.length;
+  const spelledIn = new Map<string, boolean[]>();
+  const none = { score: 0, named: false };
+  return (seen, heading) => {
+    let spelled = spelledIn.get(heading);
+    if (!spelled) spelledIn.set(heading, (spelled = names.map((n) => n.spelled.test(heading))));
+    let own = 0;
+    let named = 0;
+    for (const [k, n] of names.entries()) {
+      if (n.words.every((w) => seen.has(w))) own++;
+      else if (spelled[k]) named++;
+    }
+    if (named === 0) return none;
+    let numbered = 0;
+    const numbers = [...seen].some(isNumber);
+    for (const w of single) {
+      if (seen.has(w)) own++;
+      // A number of the claim may be the page's in another value: the verifier tells which.
+      else if (numbers && isNumber(w)) numbered++;
+    }
+    return { score: own < HEADED_MIN_HITS ? 0 : (own + named + numbered) / total, named: true };
+  };
 }
 
 async function embeddingMatches(
@@ -372,6 +458,9 @@ async function embeddingMatches(
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** `text` as a literal inside a regular expression. */
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** First occurrence of `needle` that starts and ends on word boundaries ("cat" not in "concat"). */
 function indexOfWhole(haystack: string, needle: string): number {

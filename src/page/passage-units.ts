@@ -35,6 +35,11 @@ export interface TextRoles {
   context: number[];
   /** Context texts, whitespace collapsed. */
   contexts: string[];
+  /**
+   * Index into `contexts` of the headings above each node, for a table cell too (whose `context`
+   * is its header row); absent: none known.
+   */
+  headings?: number[];
 }
 
 /**
@@ -156,6 +161,7 @@ export function describeTextInPage(_: null): TextRoles | null {
   let roles = '';
   const rows: number[] = [];
   const context: number[] = [];
+  const headings: number[] = [];
   for (const node of nodes) {
     const el = node.parentElement;
     let role = 't';
@@ -207,8 +213,9 @@ export function describeTextInPage(_: null): TextRoles | null {
     roles += role;
     rows.push(row);
     context.push(ctx);
+    headings.push(heading);
   }
-  return { roles, rows, context, contexts };
+  return { roles, rows, context, contexts, headings };
 }
 
 /** A piece a candidate may be made of. */
@@ -221,6 +228,8 @@ export interface PassageUnit {
   block: number;
   /** The headings above it (outermost first), or its table's header row; `''` when none. */
   context: string;
+  /** For a table row, the headings above its table, when any. */
+  heading?: string;
 }
 
 /** A page's text prepared for passage finding. */
@@ -277,11 +286,13 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
         return;
       }
       block++;
+      const heading = described?.contexts[described.headings?.[n] ?? 0];
       units.push({
         span: { start: s, end: trimEnd(norm.text, end) },
         kind: 'row',
         block,
         context: contextAt(n),
+        ...(heading ? { heading } : {}),
       });
       return;
     }

@@ -197,13 +197,26 @@ export function stem(word: string): string {
   return w;
 }
 
-/** Stemmed content words of a (normalised or raw) text: stop words dropped, numbers kept. */
+/** Small numbers as words, matched to their digits ("one millisecond" and "Default: 1"). */
+const NUMBER_WORDS = new Map(
+  'zero one two three four five six seven eight nine ten eleven twelve'
+    .split(' ')
+    .map((w, i) => [w, String(i)]),
+);
+
+/**
+ * Stemmed content words of a (normalised or raw) text: stop words dropped, numbers kept, small
+ * numbers written as words given as digits (outside compounds).
+ */
 export function contentWords(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+  const lower = text.toLowerCase();
   const out: string[] = [];
-  for (const w of words) {
+  for (const m of lower.matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)) {
+    const w = m[0];
     if (STOPWORDS.has(w)) continue;
-    out.push(stem(w));
+    // A number word in a compound is no number ("zero-filled", "one-time").
+    const compound = lower[m.index - 1] === '-' || lower[m.index + w.length] === '-';
+    out.push((!compound && NUMBER_WORDS.get(w)) || stem(w));
   }
   return out;
 }

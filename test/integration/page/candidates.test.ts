@@ -202,6 +202,37 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     );
   });
 
+  it("offers an entry's metadata and options that name their subject only in its heading", async () => {
+    // "Added in: v20.17.0" holds half of the claim's words; its heading names the method.
+    const added = 'The matchesGlob() method was first added in release v20.17.0.';
+    const found = await candidates(page, added);
+    const meta = found.find((m) => m.domPath.includes('#added-in'));
+    expect(meta?.method).toBe('fuzzy');
+    expect(meta?.context).toBe('matchesGlob(path, pattern)');
+    expect(verifyClaim(added, meta!.quote, { context: meta!.context }).verdict).toBe('supported');
+    // A changed version is a candidate all the same, so the claim is contradicted, not unfound.
+    const changed = 'The matchesGlob() method was first added in release v20.12.0.';
+    const rival = (await candidates(page, changed)).find((m) => m.domPath.includes('#added-in'));
+    expect(verifyClaim(changed, rival!.quote, { context: rival!.context }).verdict).toBe(
+      'contradicted',
+    );
+    // Small numbers in words meet their digits: "one millisecond" and "Default: 1".
+    const delay = "If you don't pass a delay to schedule(), it defaults to one millisecond.";
+    const item = (await candidates(page, delay)).find((m) => m.domPath.includes('#opt-delay'));
+    expect(item?.context).toContain('schedule(fn[, delay])');
+    expect(verifyClaim(delay, item!.quote, { context: item!.context }).verdict).toBe('supported');
+  });
+
+  it("gives a table row its heading as context when the heading names the claim's subject", async () => {
+    const claim = 'Since v6.0.0, basename() throws when the path argument is not a string.';
+    const row = (await candidates(page, claim)).find((m) => m.domPath.includes('#row-v6'));
+    expect(row?.context).toBe('basename(path) Version | Changes');
+    expect(verifyClaim(claim, row!.quote, { context: row!.context }).verdict).toBe('supported');
+    // A claim that names nothing the heading spells out keeps the header alone.
+    const plain = await candidates(page, 'Since v6.0.0, passing a non-string path throws.');
+    expect(plain.find((m) => m.domPath.includes('#row-v6'))?.context).toBe('Version | Changes');
+  });
+
   it('gives a definition under several terms in a row all of them as context', async () => {
     const found = await candidates(page, 'Prints nothing but errors.');
     expect(found[0]!.domPath).toContain('#quiet-text');

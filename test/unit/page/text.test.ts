@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeBlock, normalizeText, stripCitationMarkers } from '../../../src/page/index.js';
 import {
+  contentWords,
   normalizeSegments,
   rawText,
   splitSentences,
@@ -52,6 +53,16 @@ describe('text normalisation', () => {
     expect(stem('walking')).toBe(stem('walks'));
     expect(stem('reduced')).toBe(stem('reduces'));
     expect(stem('studies')).toBe(stem('study'));
+  });
+
+  it('gives small numbers written as words as their digits', () => {
+    expect(contentWords('It defaults to one millisecond.')).toEqual([
+      'default',
+      '1',
+      'millisecond',
+    ]);
+    expect(contentWords('Twelve retries, not 12.')).toEqual(['12', 'retry', '12']);
+    expect(contentWords('A zero-filled buffer.')).toEqual(['zero', 'fill', 'buffer']);
   });
 });
 
