@@ -57,8 +57,11 @@ function verifyCandidate(
   });
 }
 
-/** Where a claim joins two statements: "X; Y", "X, whereas Y", "X, while Y", "X, but Y". */
-const JOINS = /;\s+|,\s+(?:whereas|while|but)\s+|\s+whereas\s+/i;
+/**
+ * Where a claim joins two statements: "X; Y", "X, whereas Y", "X, while Y", "X, but Y". The
+ * joining word stays at the start of the second part: a negation after "but" must be stated.
+ */
+const JOINS = /;\s+|,\s+(?=(?:whereas|while|but)\s)|\s+(?=whereas\s)/i;
 
 /** Fewest words of a part that states something on its own. */
 const MIN_PART_WORDS = 4;
@@ -77,7 +80,9 @@ function partsStated(
   const parts = claim.text
     .split(JOINS)
     .map((p) => p.trim())
-    .filter((p) => p.split(/\s+/).length >= MIN_PART_WORDS);
+    .filter(
+      (p) => p.replace(/^(?:whereas|while|but)\s+/i, '').split(/\s+/).length >= MIN_PART_WORDS,
+    );
   if (parts.length < 2) return null;
   const found: { match: PassageMatch; v: ClaimVerification }[] = [];
   for (const part of parts) {

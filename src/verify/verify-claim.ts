@@ -322,6 +322,10 @@ export function verifyClaim(
   const otherEntry =
     entry !== undefined && IDENTIFIER_LIKE.test(entry) && !hasTerm(claimNorm, entry);
   const head = otherEntry ? definedSubject(c) : undefined;
+  // A part of a claim split at its "but" starts with it.
+  const contrast = c.tokens.findIndex(
+    (t, k) => CONTRASTS.has(t.lower) && (k > 0 || t.lower === 'but' || t.lower === 'whereas'),
+  );
   for (const i of words) {
     const t = c.tokens[i]!;
     if (matched.has(i)) continue;
@@ -335,6 +339,13 @@ export function verifyClaim(
     }
     // A unit with no number ("reports the time in milliseconds"): the passage must name it.
     if (UNITS.has(t.lower) && t.lower.length >= 4 && !/\d/.test(c.tokens[i - 1]?.text ?? '')) {
+      missing.push(t.text);
+      continue;
+    }
+    // - the negated verb of a statement the claim adds with "but" ("..., but calling it on a
+    //   fired timer does not reactivate it"): a passage that states the first part says nothing
+    //   of the second.
+    if (t.negated && t.pos === 'VERB' && contrast >= 0 && i > contrast) {
       missing.push(t.text);
       continue;
     }
@@ -379,6 +390,9 @@ export function verifyClaim(
     reason: `the passage states the claim (coverage ${coverage})`,
   };
 }
+
+/** Words that add a second statement to a claim, against the first. */
+const CONTRASTS = new Set(['but', 'whereas', 'however', 'although', 'though']);
 
 /**
  * The name an entry of a list of options or parameters opens with, before its type or a colon

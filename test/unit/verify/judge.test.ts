@@ -121,6 +121,34 @@ describe('judgeCandidates: a claim joining two statements', () => {
   });
 });
 
+describe('judgeCandidates: a negation added with "but"', () => {
+  const touch = {
+    ...match(
+      'fuzzy',
+      0.73,
+      "Resets the entry's age to zero, and keeps the entry's value as it is. This is useful for keeping an entry alive without writing it again.",
+    ),
+    context: 'cache.touch()',
+  };
+
+  it('is not stated by a passage that states only the first statement', () => {
+    const claim = analyze(
+      "cache.touch() resets the entry's age to zero and keeps its value, but calling it on an evicted entry does not restore the entry.",
+    );
+    const j = judgeCandidates(claim, [touch]);
+    expect(j.verdict).toBe('not_found');
+    expect(j.reason).toContain('"restore"');
+    // Nor when the second statement, read alone, shares most of its words with the passage.
+    const most = analyze(
+      "cache.touch() resets the entry's age to zero, but calling it on an expired entry does not restore the entry's value.",
+    );
+    expect(judgeCandidates(most, [touch]).verdict).toBe('not_found');
+    // The first statement alone is.
+    const first = analyze("cache.touch() resets the entry's age to zero and keeps its value.");
+    expect(judgeCandidates(first, [touch]).verdict).toBe('supported');
+  });
+});
+
 describe('judgeCandidates: a contradiction stating much more of the claim', () => {
   const fact =
     "deflate() has a return value that can indicate errors, yet we do not check it here. Why not? Well, it turns out that deflate() can do no wrong here. Let's go through deflate()'s return values and dispense with them one by one. The possible values are Z_OK, Z_STREAM_END, Z_STREAM_ERROR, or Z_BUF_ERROR.";
