@@ -16,6 +16,18 @@ export const CONDITIONS: ReadonlySet<string> = new Set(['if', 'when', 'whenever'
 /** Words that open a case here: the conditions, and "once"; "unless" negates the one it opens. */
 const OPENERS = new Set([...CONDITIONS, 'once']);
 
+/**
+ * Words that say a thing is not there: a condition with one is negated like one with "no" ("If
+ * fill is undefined" is the case "when no fill is given"), and so is one that omits or leaves
+ * something out ("If you leave the message out" / "If the message is omitted").
+ */
+const ABSENT = new Set(['undefined', 'unset', 'unspecified', 'missing', 'absent']);
+
+/** Whether the condition `words` (its tokens) says something is not there. */
+const saysAbsent = (words: readonly Token[]): boolean =>
+  words.some((t) => ABSENT.has(t.lower) || t.lemma === 'omit') ||
+  (words.some((t) => t.lemma === 'leave') && words.some((t) => t.lower === 'out'));
+
 /** A condition and the clauses of its sentence it governs. */
 interface Case {
   /** Content words of the condition clause. */
@@ -27,6 +39,8 @@ interface Case {
   consequenceParity: number;
   /** The condition opens with "unless": each of its words is negated. */
   unless: boolean;
+  /** The condition says something is absent ("if fill is undefined"). */
+  absent: boolean;
   /** The condition as written. */
   text: string;
 }
@@ -69,12 +83,14 @@ function casesOf(a: Analysis): Case[] {
     }
     const condition = clauses.get(id)!;
     const unless = condition.some((i) => a.tokens[i]!.lower === 'unless');
+    const absent = saysAbsent(condition.map((i) => a.tokens[i]!));
     out.push({
       condition: words([id]),
-      conditionParity: (parity([id]) + (unless ? 1 : 0)) % 2,
+      conditionParity: (parity([id]) + (unless ? 1 : 0) + (absent ? 1 : 0)) % 2,
       consequence: words(governed),
       consequenceParity: parity(governed),
       unless,
+      absent,
       text: condition
         .map((i) => a.tokens[i]!.text)
         .join(' ')
@@ -118,7 +134,8 @@ export function conditionConflicts(claim: Analysis, page: Analysis): Conflict[] 
       mine.condition.some((i) =>
         x.condition.some(
           (j) =>
-            related(c[i]!, p[j]!) && (c[i]!.negated || p[j]!.negated || mine.unless || x.unless),
+            related(c[i]!, p[j]!) &&
+            (c[i]!.negated || p[j]!.negated || mine.unless || x.unless || mine.absent || x.absent),
         ),
       ) && !mine.condition.some((i) => x.condition.some((j) => areAntonyms(c[i]!, p[j]!)));
     const named = (x: Case): boolean => sharedWith(c, mine.condition, p, x.condition).length > 0;

@@ -30,6 +30,31 @@ describe('verifyClaim with conditions', () => {
     );
   });
 
+  it('reads a condition that something is undefined or omitted as one with "no"', () => {
+    const alloc =
+      'Buffer.alloc(size[, fill]) allocates a new Buffer of size bytes. If fill is undefined, the Buffer will be zero-filled.';
+    expectSupported(
+      'When no fill value is given, Buffer.alloc() returns a zero-filled buffer.',
+      alloc,
+    );
+    expectConflict(
+      'When a fill value is given, Buffer.alloc() returns a zero-filled buffer.',
+      alloc,
+      'negation',
+    );
+    const deprecate =
+      'If the message is omitted, a message is generated for you based on the site of the deprecate() call.';
+    expectSupported(
+      'If you leave the message out, one is generated from where deprecate() was called.',
+      deprecate,
+    );
+    const omitted = 'If the port is omitted, the server listens on an arbitrary unused port.';
+    expectSupported(
+      'When no port is passed, the server listens on an arbitrary unused port.',
+      omitted,
+    );
+  });
+
   it('reads a condition that ends its sentence, and stops at the sentence', () => {
     const after =
       'The errors are written to STDERR by depd if there are no listeners. Listeners get the errors instead.';
