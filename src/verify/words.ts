@@ -85,6 +85,12 @@ for (const [x, y] of PROSE_ANTONYMS) {
  * `disabled`, the verb), or a negating prefix (`un-`, `non-`, `dis-`, `in-`...) on the same stem.
  */
 export function areAntonyms(a: Token, b: Token): boolean {
+  // "a non-string" is "not a string": a noun's opposite (an adjective's is found below).
+  const non = (x: Token, y: Token): boolean =>
+    y.pos === 'NOUN' &&
+    /^non-?/.test(x.lower) &&
+    [y.lower, y.lemma].includes(x.lower.replace(/^non-?/, ''));
+  if (non(a, b) || non(b, a)) return true;
   // Noun antonyms in WordNet are mostly senses far from technical prose ("second"/"basic" through
   // adjective clusters); quantities and terms are judged elsewhere.
   if (!OPPOSABLE.has(a.pos) || !OPPOSABLE.has(b.pos)) return false;

@@ -214,6 +214,15 @@ describe('verifyClaim: paraphrases and unrelated passages', () => {
     );
   });
 
+  it('reads "not a string" as "a non-string", and "a string" against it', () => {
+    const row = 'Passing a non-string as the path argument will throw now.';
+    expectSupported('The function throws when the path argument is not a string.', row);
+    expectConflict('The function throws when the path argument is a string.', row, 'antonym', {
+      claim: 'string',
+      page: 'non-string',
+    });
+  });
+
   it('supports a verbatim passage at once', () => {
     const r = verifyClaim(
       'The market opens at four.',
