@@ -308,6 +308,10 @@ export function termAlignment(
   const spare = page.keyTerms.filter(
     (k) => !hasTerm(claimText, k.text) && !(k.kind === 'proper' && wn.knows(k.text.toLowerCase())),
   );
+  // A name that is also a word ("Windows") stands in for a name of the claim ("POSIX").
+  const names = page.keyTerms.filter(
+    (k) => k.kind === 'proper' && !hasTerm(claimText, k.text) && !spare.includes(k),
+  );
   for (const k of claim.keyTerms) {
     // A name that is also an English word ("a Set", "the Map API") is stated by the name, in its
     // capitals, not by the word ("is set to").
@@ -325,15 +329,22 @@ export function termAlignment(
     if (letter && new RegExp(`(?<![\\w%-])${letter}(?![\\w])`).test(context)) continue;
     // A member is named without its namespace in its own section ("debounce" for "_.debounce",
     // "parse" under cookie's docs for "cookie.parse").
-    const member = /^[\w$]+\.([A-Za-z_$][\w$]{3,})(?:\(\))?$/.exec(k.text)?.[1];
-    if (member && (hasTerm(pageText, member) || hasTerm(contextText, member))) continue;
+    // In its own case, and not as the whole term: "POSIX" in a heading, or `path.posix` among the
+    // page's headings, does not name `path.posix` for a passage that puts `path.win32` in its
+    // place (the whole term in the context is weighed after the swaps, below).
+    const [, space, member] = /^([\w$]+)\.([A-Za-z_$][\w$]{3,})(?:\(\))?$/.exec(k.text) ?? [];
+    const named =
+      member &&
+      new RegExp(`(?<![\\w$])(?<!${escapeRegExp(space!)}\\.)${escapeRegExp(member)}(?![\\w$])`);
+    if (named && (named.test(page.text) || named.test(context))) continue;
     if (k.kind === 'rare') {
       // A rare word may be inflected differently on the page ("configurable", "configure").
       const stem = k.text.toLowerCase().slice(0, Math.max(5, Math.ceil(k.text.length * 0.75)));
       if (pageText.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(stem))) continue;
     }
     const mine = neighbours(claim, k.text);
-    const swap = spare.find((s) =>
+    const rivals = k.kind === 'proper' || /^[A-Z]{2,}$/.test(k.text) ? [...spare, ...names] : spare;
+    const swap = rivals.find((s) =>
       neighbours(page, s.text).some(([b, a]) =>
         mine.some(
           ([cb, ca]) =>

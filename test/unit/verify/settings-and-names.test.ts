@@ -106,6 +106,27 @@ describe('verifyClaim: literals and names', () => {
       'The registry stores its handlers in a Map, keyed by name.',
     );
   });
+
+  it('holds a member to its own case, and to its namespace when the page names both', () => {
+    const windows = 'For Windows file paths on any operating system, use path.win32.';
+    // "POSIX" in the heading and `path.posix` among the page's headings name no member here.
+    const context = 'Windows vs. POSIX \n Path path.posix path.win32';
+    const r = verifyClaim(
+      'For Windows file paths on any operating system, use path.posix.',
+      windows,
+      {
+        context,
+      },
+    );
+    expect(r.verdict).toBe('contradicted');
+    expect(r.conflicts).toContainEqual({ kind: 'term', claim: 'path.posix', page: 'path.win32' });
+    // A member the heading spells out in its case, under another namespace, is named.
+    expectSupported(
+      'The value of timer.toPrimitive() can clear the timer.',
+      'The primitive can be used to clear the timer.',
+      { context: 'Class: Timeout timeout[Symbol.toPrimitive]()' },
+    );
+  });
 });
 
 describe('verifyClaim: whose fact it is', () => {
