@@ -66,10 +66,45 @@ const JOINS = /;\s+|,\s+(?=(?:whereas|while|but)\s)|\s+(?=whereas\s)/i;
 /** Fewest words of a part that states something on its own. */
 const MIN_PART_WORDS = 4;
 
+/** The statements a claim joins, each of at least {@link MIN_PART_WORDS} words; one: the claim. */
+function partsOf(text: string): string[] {
+  return text
+    .split(JOINS)
+    .map((p) => p.trim())
+    .filter(
+      (p) => p.replace(/^(?:whereas|while|but)\s+/i, '').split(/\s+/).length >= MIN_PART_WORDS,
+    );
+}
+
+/**
+ * A passage that states a claim joining two statements may state one of them of another name: read
+ * alone, the part has another name in place of one of its names ("for Windows paths use path.posix; for POSIX paths use
+ * path.win32" against "for Windows file paths ... use path.win32", where the claim's other part
+ * names path.win32 too). A part in conflict in two places speaks of another case than the
+ * passage ("for POSIX paths use path.posix" against the passage on Windows paths): no conflict.
+ * The first conflict, or `null`.
+ */
+function partConflict(
+  claim: ClaimAnalysis,
+  support: PassageMatch,
+  context: string,
+): ClaimVerification | null {
+  const parts = partsOf(claim.text);
+  if (parts.length < 2) return null;
+  for (const part of parts) {
+    const analysis = analyzeClaim(part);
+    const v = verifyCandidate(analysis, support, context);
+    const [only, ...more] = v.conflicts;
+    const name = only?.kind === 'term' && analysis.keyTerms.some((k) => k.text === only.claim);
+    if (v.verdict === 'contradicted' && name && more.length === 0) return v;
+  }
+  return null;
+}
+
 /**
  * A claim that joins two statements of two passages ("%e reports the time in seconds, whereas
  * %E reports it as [hours:]minutes:seconds", each under its own entry) is stated when each part
- * is, by some candidate, and no candidate contradicts a part. The passages supporting the parts,
+ * is, by some candidate, and no candidate contradicts a part (but for other names in two places). The passages supporting the parts,
  * in the claim's order; `null` when the claim has one part or a part is not stated.
  */
 function partsStated(
@@ -77,12 +112,7 @@ function partsStated(
   checked: readonly { match: PassageMatch; v: ClaimVerification }[],
   context: string,
 ): { match: PassageMatch; v: ClaimVerification }[] | null {
-  const parts = claim.text
-    .split(JOINS)
-    .map((p) => p.trim())
-    .filter(
-      (p) => p.replace(/^(?:whereas|while|but)\s+/i, '').split(/\s+/).length >= MIN_PART_WORDS,
-    );
+  const parts = partsOf(claim.text);
   if (parts.length < 2) return null;
   const found: { match: PassageMatch; v: ClaimVerification }[] = [];
   for (const part of parts) {
@@ -91,7 +121,11 @@ function partsStated(
       match,
       v: verifyCandidate(analysis, match, context),
     }));
-    if (verdicts.some((x) => x.v.verdict === 'contradicted')) return null;
+    // A passage that puts other names in two places speaks of another case ("for POSIX paths use
+    // path.posix" against the passage on Windows paths); any other conflict stands.
+    const otherCase = (v: ClaimVerification): boolean =>
+      v.conflicts.length > 1 && v.conflicts.every((c) => c.kind === 'term');
+    if (verdicts.some((x) => x.v.verdict === 'contradicted' && !otherCase(x.v))) return null;
     const stated = verdicts.find((x) => x.v.verdict === 'supported');
     if (!stated) return null;
     found.push(stated);
@@ -142,6 +176,17 @@ export function judgeCandidates(
       (against.v.coverage >= OUTWEIGH_MOST &&
         against.v.coverage >= best.v.coverage + OUTWEIGH_MARGIN) ||
       about(against.match) > about(best.match));
+  const partly = best && !outweighed ? partConflict(claim, best.match, context) : null;
+  if (best && partly) {
+    return {
+      verdict: 'contradicted',
+      match: best.match,
+      conflicts: partly.conflicts,
+      coverage: partly.coverage,
+      reason: `${label(best.match)}: a part of the claim read alone: ${partly.reason}`,
+      settled: true,
+    };
+  }
   if (best && !outweighed) {
     return {
       verdict: 'supported',

@@ -149,6 +149,34 @@ describe('judgeCandidates: a negation added with "but"', () => {
   });
 });
 
+describe('judgeCandidates: a claim joining two statements of two names', () => {
+  const windows = {
+    ...match(
+      'fuzzy',
+      0.83,
+      'To achieve consistent results when working with Windows file paths on any operating system, use path.win32:',
+    ),
+    context: 'Windows vs. POSIX',
+  };
+  const page = 'Path Node.js path.posix path.win32';
+
+  it('is contradicted by a passage that states one of them of the other name', () => {
+    const swapped = analyze(
+      'To get consistent results with Windows file paths on any operating system, use path.posix; for POSIX file paths, use path.win32.',
+    );
+    const j = judgeCandidates(swapped, [windows], page);
+    expect(j.verdict).toBe('contradicted');
+    expect(j.conflicts).toEqual([{ kind: 'term', claim: 'path.posix', page: 'path.win32' }]);
+  });
+
+  it('is supported when the part the passage does not state is of another case', () => {
+    const right = analyze(
+      'To get consistent results with Windows file paths on any operating system, use path.win32; for POSIX file paths, use path.posix.',
+    );
+    expect(judgeCandidates(right, [windows], page).verdict).toBe('supported');
+  });
+});
+
 describe('judgeCandidates: a contradiction stating much more of the claim', () => {
   const fact =
     "deflate() has a return value that can indicate errors, yet we do not check it here. Why not? Well, it turns out that deflate() can do no wrong here. Let's go through deflate()'s return values and dispense with them one by one. The possible values are Z_OK, Z_STREAM_END, Z_STREAM_ERROR, or Z_BUF_ERROR.";
