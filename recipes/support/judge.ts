@@ -77,12 +77,18 @@ function partsOf(text: string): string[] {
 }
 
 /**
- * A passage that states a claim joining two statements may state one of them of another name: read
- * alone, the part has another name in place of one of its names ("for Windows paths use path.posix; for POSIX paths use
- * path.win32" against "for Windows file paths ... use path.win32", where the claim's other part
- * names path.win32 too). A part in conflict in two places speaks of another case than the
- * passage ("for POSIX paths use path.posix" against the passage on Windows paths): no conflict.
- * The first conflict, or `null`.
+ * A part of a claim in conflict with a passage in two names, and nothing else, speaks of another
+ * case than the passage ("for POSIX paths use path.posix" against the passage on Windows paths).
+ */
+const otherCase = (v: ClaimVerification): boolean =>
+  v.conflicts.length > 1 && v.conflicts.every((c) => c.kind === 'term');
+
+/**
+ * A passage that states a claim joining two statements may state one of them of another name:
+ * read alone, the part has another name in place of one of its names ("for Windows paths use
+ * path.posix; for POSIX paths use path.win32" against "for Windows file paths ... use
+ * path.win32", where the claim's other part names path.win32 too). A part of {@link otherCase}
+ * is no conflict. The first conflict, or `null`.
  */
 function partConflict(
   claim: ClaimAnalysis,
@@ -104,8 +110,9 @@ function partConflict(
 /**
  * A claim that joins two statements of two passages ("%e reports the time in seconds, whereas
  * %E reports it as [hours:]minutes:seconds", each under its own entry) is stated when each part
- * is, by some candidate, and no candidate contradicts a part (but for other names in two places). The passages supporting the parts,
- * in the claim's order; `null` when the claim has one part or a part is not stated.
+ * is, by some candidate, and no candidate contradicts a part (but in a part of {@link otherCase}).
+ * The passages supporting the parts, in the claim's order; `null` when the claim has one part or
+ * a part is not stated.
  */
 function partsStated(
   claim: ClaimAnalysis,
@@ -121,10 +128,6 @@ function partsStated(
       match,
       v: verifyCandidate(analysis, match, context),
     }));
-    // A passage that puts other names in two places speaks of another case ("for POSIX paths use
-    // path.posix" against the passage on Windows paths); any other conflict stands.
-    const otherCase = (v: ClaimVerification): boolean =>
-      v.conflicts.length > 1 && v.conflicts.every((c) => c.kind === 'term');
     if (verdicts.some((x) => x.v.verdict === 'contradicted' && !otherCase(x.v))) return null;
     const stated = verdicts.find((x) => x.v.verdict === 'supported');
     if (!stated) return null;

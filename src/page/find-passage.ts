@@ -274,7 +274,8 @@ function exactMatch(norm: NormalizedText, claim: string): Candidate | null {
 /**
  * Most extra fuzzy candidates read with their heading: windows that hold the claim's words only
  * together with the name of the entry they stand under ("Added in: v20.17.0" under
- * "path.matchesGlob(path, pattern)"; "delay ... Default: 1." under "setTimeout(callback[, delay])").
+ * "path.matchesGlob(path, pattern)"; "delay ... Default: 1." under "setTimeout(callback[,
+ * delay])").
  */
 const HEADED_EXTRA = 2;
 

@@ -332,10 +332,12 @@ export function termAlignment(
     // In its own case, and not as the whole term: "POSIX" in a heading, or `path.posix` among the
     // page's headings, does not name `path.posix` for a passage that puts `path.win32` in its
     // place (the whole term in the context is weighed after the swaps, below).
-    const [, space, member] = /^([\w$]+)\.([A-Za-z_$][\w$]{3,})(?:\(\))?$/.exec(k.text) ?? [];
-    const named =
-      member &&
-      new RegExp(`(?<![\\w$])(?<!${escapeRegExp(space!)}\\.)${escapeRegExp(member)}(?![\\w$])`);
+    const qualified = /^([\w$]+)\.([A-Za-z_$][\w$]{3,})(?:\(\))?$/.exec(k.text);
+    const [space, member] = [
+      escapeRegExp(qualified?.[1] ?? ''),
+      escapeRegExp(qualified?.[2] ?? ''),
+    ];
+    const named = qualified && new RegExp(`(?<![\\w$])(?<!${space}\\.)${member}(?![\\w$])`);
     if (named && (named.test(page.text) || named.test(context))) continue;
     if (k.kind === 'rare') {
       // A rare word may be inflected differently on the page ("configurable", "configure").
