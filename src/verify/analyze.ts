@@ -405,8 +405,16 @@ export function analyze(written: string): Analysis {
         values[i - 2]?.toLowerCase() === 'in') ||
       (lower === 'to' && before === 'opposed' && values[i - 2]?.toLowerCase() === 'as') ||
       (lower === 'over' && preferred(lemmas, values, i));
+    // "a route whose method doesn't is a non-match": a "not" before the finite verb of the next
+    // clause negates a verb left out ("doesn't [match]"), not what follows.
+    const elided =
+      (lower === 'not' || lower === "n't") &&
+      /^(?:is|are|was|were|has|does|did|will|would|can|could|may|might|shall|should|must)$/i.test(
+        values[i + 1] ?? '',
+      );
     const cue =
       (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented || instead) &&
+      !elided &&
       !negatesBound(values, tags, i);
     if (cue) {
       pending++;

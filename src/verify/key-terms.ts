@@ -54,6 +54,10 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   for (const m of text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*\(\)/g)) add(m[0], 'code');
   // So does a format directive ("%c counts...", "%Y", "%-d"): printf, strftime, time(1).
   for (const m of text.matchAll(/(?<![\w%])%[-#0+ ]?[A-Za-z](?![\w])/g)) add(m[0], 'code');
+  // So does a pattern operator on its group ("+(pattern)", "!(x)": globs, regular expressions),
+  // which the same group under another operator is not.
+  for (const m of text.matchAll(/(?<![\w$)\]])[*+?!@]\([^()\s]+\)/g))
+    out.set(m[0], { text: m[0], kind: 'code' });
   // So does a status class ("4xx"): a number with a wildcard.
   for (const m of text.matchAll(/\b\d[xX]{2}\b/g)) add(m[0], 'code');
   // A word naming an event, option or method is its name ("the acquire event", "the error

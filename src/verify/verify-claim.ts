@@ -176,11 +176,13 @@ export function verifyClaim(
   const named = c.keyTerms
     .filter((k) => contextText.length > 0 && hasTerm(contextText, k.text))
     .flatMap((k) => norm(k.text).split(/[^\p{L}\p{N}_$]+/u));
+  const symbols = symbolsStated(c, p.text);
   for (const i of words) {
     const t = c.tokens[i]!;
     if (p.tokens.some((x) => x.content && related(t, x))) matched.add(i);
     else if (p.tokens.some((x) => x.content && areAntonyms(t, x))) opposed.add(i);
     else if (named.includes(t.lower)) matched.add(i);
+    else if (symbols.has(i)) matched.add(i);
   }
   // Before antonyms are explained away: an item's opposite states another item ("busy" / "idle").
   const direct = new Set(matched);
@@ -392,6 +394,46 @@ export function verifyClaim(
 }
 
 /** Words that add a second statement to a claim, against the first. */
+/** Punctuation a claim may name in words ("a semicolon on Windows" for "; for Windows"). */
+const SYMBOLS: Record<string, string> = {
+  semicolon: ';',
+  colon: ':',
+  comma: ',',
+  slash: '/',
+  backslash: '\\',
+  period: '.',
+  dot: '.',
+  hyphen: '-',
+  dash: '-',
+  underscore: '_',
+  asterisk: '*',
+  pipe: '|',
+  ampersand: '&',
+  tilde: '~',
+  caret: '^',
+  backtick: '`',
+};
+
+/**
+ * The claim's words naming a symbol that the passage writes on its own, between spaces or quotes
+ * (`: for POSIX`), not as the punctuation of its sentences. Two symbols or more must come in the
+ * claim's order: "a colon on Windows and a semicolon on POSIX" is not stated by "; for Windows :
+ * for POSIX".
+ */
+function symbolsStated(c: Analysis, passage: string): Set<number> {
+  const at = new Map<number, number>();
+  c.tokens.forEach((t, i) => {
+    const symbol = SYMBOLS[t.lemma];
+    if (symbol === undefined || !t.content) return;
+    const escaped = symbol.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&');
+    const found = new RegExp(`(?:^|[\\s'"\`(])${escaped}(?=$|[\\s'"\`),.])`).exec(passage);
+    if (found) at.set(i, found.index);
+  });
+  const places = [...at.values()];
+  const ordered = places.every((x, k) => k === 0 || x >= places[k - 1]!);
+  return ordered ? new Set(at.keys()) : new Set();
+}
+
 const CONTRASTS = new Set(['but', 'whereas', 'however', 'although', 'though']);
 
 /**

@@ -115,6 +115,20 @@ describe('verifyClaim: negation and polarity', () => {
     expect(negated('It is not enabled by default.')).toEqual(['enabled']);
   });
 
+  it('reads a "not" before the next clause\'s verb as negating a verb left out', () => {
+    // "whose signature doesn't [verify] is rejected": the negation is not on "rejected".
+    const claim =
+      "A token whose issuer is known but whose signature doesn't is rejected with a 401.";
+    expectSupported(
+      claim,
+      'A token from a known issuer whose signature fails to verify is rejected with a 401.',
+    );
+    expect(analyze(claim).tokens.find((t) => t.lemma === 'reject')?.negated).toBe(false);
+    expect(
+      analyze('The file must not be opened.').tokens.find((t) => t.lemma === 'open')?.negated,
+    ).toBe(true);
+  });
+
   it('keeps the negation of each clause apart', () => {
     expectConflict(
       'The extension is enabled on the server and disabled on the client.',
@@ -187,6 +201,30 @@ describe('verifyClaim: key terms', () => {
     );
     expect(r.verdict).toBe('unrelated');
     expect(r.missing).toContain('maxRedirections');
+  });
+
+  it('names a pattern operator with its group, and tells the operators apart', () => {
+    const page = '@(pattern) Match exactly one occurrence of the pattern.';
+    expect(
+      analyze('The glob +(pattern) matches one occurrence.').keyTerms.map((k) => k.text),
+    ).toContain('+(pattern)');
+    expect(
+      verifyClaim('The glob +(pattern) matches one occurrence of the pattern.', page).verdict,
+    ).not.toBe('supported');
+    expectSupported('The glob @(pattern) matches exactly one occurrence of the pattern.', page);
+  });
+
+  it('reads a symbol named in words, in the order the page gives the symbols', () => {
+    const page = 'The list separator: , in the US : in France';
+    expectSupported('The list separator is a comma in the US and a colon in France.', page);
+    expect(
+      verifyClaim('The list separator is a colon in the US and a comma in France.', page).verdict,
+    ).not.toBe('supported');
+    // A comma that ends a clause names no symbol.
+    expect(
+      verifyClaim('The list separator is a comma.', 'The list separator, in the US, is fixed.')
+        .coverage,
+    ).toBeLessThan(1);
   });
 
   it('accepts a key term stated in the page title given as context', () => {
