@@ -395,24 +395,24 @@ export function verifyClaim(
 
 /** Words that add a second statement to a claim, against the first. */
 /** Punctuation a claim may name in words ("a semicolon on Windows" for "; for Windows"). */
-const SYMBOLS: Record<string, string> = {
-  semicolon: ';',
-  colon: ':',
-  comma: ',',
-  slash: '/',
-  backslash: '\\',
-  period: '.',
-  dot: '.',
-  hyphen: '-',
-  dash: '-',
-  underscore: '_',
-  asterisk: '*',
-  pipe: '|',
-  ampersand: '&',
-  tilde: '~',
-  caret: '^',
-  backtick: '`',
-};
+const SYMBOLS: ReadonlyMap<string, string> = new Map([
+  ['semicolon', ';'],
+  ['colon', ':'],
+  ['comma', ','],
+  ['slash', '/'],
+  ['backslash', '\\'],
+  ['period', '.'],
+  ['dot', '.'],
+  ['hyphen', '-'],
+  ['dash', '-'],
+  ['underscore', '_'],
+  ['asterisk', '*'],
+  ['pipe', '|'],
+  ['ampersand', '&'],
+  ['tilde', '~'],
+  ['caret', '^'],
+  ['backtick', '`'],
+]);
 
 /**
  * The claim's words naming a symbol that the passage writes on its own, between spaces or quotes
@@ -423,7 +423,7 @@ const SYMBOLS: Record<string, string> = {
 function symbolsStated(c: Analysis, passage: string): Set<number> {
   const at = new Map<number, number>();
   c.tokens.forEach((t, i) => {
-    const symbol = SYMBOLS[t.lemma];
+    const symbol = SYMBOLS.get(t.lemma);
     if (symbol === undefined || !t.content) return;
     const escaped = symbol.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&');
     const found = new RegExp(`(?:^|[\\s'"\`(])${escaped}(?=$|[\\s'"\`),.])`).exec(passage);

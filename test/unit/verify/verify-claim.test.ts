@@ -220,6 +220,11 @@ describe('verifyClaim: key terms', () => {
     expect(
       verifyClaim('The list separator is a colon in the US and a comma in France.', page).verdict,
     ).not.toBe('supported');
+    // A word that is also a property name of every object names no symbol.
+    expectSupported(
+      'The FormData constructor throws an error.',
+      'An error is thrown by the FormData constructor when given arguments.',
+    );
     // A comma that ends a clause names no symbol.
     expect(
       verifyClaim('The list separator is a comma.', 'The list separator, in the US, is fixed.')
