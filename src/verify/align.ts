@@ -7,7 +7,7 @@ import type { Analysis } from './analyze.js';
 import { compareQuantities, comparable, directional, unitNamed } from './compare-quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
-import { escapeRegExp, hasTerm, norm } from './words.js';
+import { escapeRegExp, hasTerm, identifierPieces, norm } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /**
@@ -27,8 +27,11 @@ export function quantityAlignment(
       .filter((p) =>
         claim.quantities.some(
           (q) =>
-            // A count in words ("at most once") pairs loosely; only written values claim a slot.
-            /\d|infinit/i.test(q.text) && q.dim === p.dim && compareQuantities(q, p) === 'same',
+            // A count in words ("at most once") pairs loosely; only written values claim a slot,
+            // in any unit of theirs ("80" states "80 characters").
+            /\d|infinit|unlimited|unbounded/i.test(q.text) &&
+            comparable(q, p) &&
+            compareQuantities(q, p) === 'same',
         ),
       )
       .map((p) => p.start),
@@ -103,6 +106,14 @@ export function quantityAlignment(
     // "the one that" or "once" in words prove little; digits, measures and counts of two or more
     // ("four kinds of hooks", "two phases") must be stated.
     // A bound is a fact of its own, whatever it bounds ("at most once every wait milliseconds").
+    // "both X and Y" counts two, in words.
+    const both =
+      q.kind === 'number' &&
+      q.value === 2 &&
+      !/\d/.test(q.text) &&
+      q.bound === 'eq' &&
+      /\bboth\b/i.test(page.text);
+    if (both) continue;
     if (
       q.kind !== 'number' ||
       /\d/.test(q.text) ||
@@ -324,6 +335,9 @@ export function termAlignment(
         .some((w) => w.startsWith(k.text.toLowerCase()) && k.text.length >= 4)
     )
       continue;
+    // A word is named inside an identifier of the entry's heading ("async" in
+    // `Symbol.asyncIterator`).
+    if (k.kind === 'rare' && identifierPieces(context).has(k.text.toLowerCase())) continue;
     // A format directive is listed by its letter under its own entry ("M" under "%" directives).
     const letter = /^%[-#0+ ]?([A-Za-z])$/.exec(k.text)?.[1];
     if (letter && new RegExp(`(?<![\\w%-])${letter}(?![\\w])`).test(context)) continue;

@@ -119,6 +119,8 @@ function anchorWords(a: Analysis): Set<string> {
     if (spelled.length >= 2) out.add(spelled);
   }
   for (const t of a.tokens) {
+    // A number anchors what it measures ("the input base is 16").
+    if (/^\d+(?:\.\d+)?$/.test(t.text)) out.add(t.text);
     // Not a comparative ("higher") or a quantifier ("more").
     if (t.pos !== 'ADJ' || !t.content || t.cue || QUANTIFIERS.has(t.lower)) continue;
     if (t.lemma === t.lower) out.add(t.lower);
@@ -169,8 +171,11 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   for (const cs of sentenceRanges(claim)) {
     if (reorders(claim, cs)) continue;
     const here = anchors.filter((w) => once(claim, cs, w) !== undefined);
+    const numeric = (w: string): boolean => /^[\d.]+$/.test(w);
     for (const [x, a] of here.entries()) {
       for (const b of here.slice(x + 1)) {
+        // A number pairs with a number only ("input base 999, output base 16").
+        if (numeric(a) !== numeric(b)) continue;
         const mine = sides(claim, cs, a, b, claimLists);
         if (!mine) continue;
         for (const { range, cut } of pageSentences) {
@@ -185,7 +190,9 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
             else swapped++;
           }
           if (swapped >= MIN_SWAPPED && kept === 0) {
-            return [{ kind: 'term', claim: mine.names[0], page: theirs.names[1] }];
+            return [
+              { kind: numeric(a) ? 'number' : 'term', claim: mine.names[0], page: theirs.names[1] },
+            ];
           }
         }
       }
@@ -265,20 +272,21 @@ const INSTEAD = /^(?:instead|rather)$/;
 
 /**
  * What each "A instead of B" / "A rather than B" of a text prefers and what it sets aside: the
- * content words up to three before the contrast, in its clause, and the first one after it.
+ * content words up to three before the contrast, in its clause, and the first one after it, each
+ * by its stem with its text.
  */
-function preferences(a: Analysis): { chosen: Set<string>; instead: string }[] {
-  const out: { chosen: Set<string>; instead: string }[] = [];
+function preferences(a: Analysis): { chosen: Map<string, string>; instead: [string, string] }[] {
+  const out: { chosen: Map<string, string>; instead: [string, string] }[] = [];
   a.tokens.forEach((t, i) => {
     const next = a.tokens[i + 1]?.lower;
     if (!INSTEAD.test(t.lower) || (next !== 'of' && next !== 'than')) return;
     const after = a.tokens.slice(i + 2).find((x) => x.content);
     if (!after) return;
-    const chosen = new Set<string>();
+    const chosen = new Map<string, string>();
     for (let k = i - 1; k >= Math.max(0, i - 3) && a.tokens[k]!.clause === t.clause; k--) {
-      if (a.tokens[k]!.content) chosen.add(a.tokens[k]!.lower);
+      if (a.tokens[k]!.content) chosen.set(a.tokens[k]!.stem, a.tokens[k]!.text);
     }
-    out.push({ chosen, instead: after.lower });
+    out.push({ chosen, instead: [after.stem, after.text] });
   });
   return out;
 }
@@ -295,9 +303,13 @@ export function contrastSwaps(claim: Analysis, page: Analysis): Conflict[] {
   const theirs = preferences(page);
   for (const mine of preferences(claim)) {
     for (const p of theirs) {
-      if (p.instead === mine.instead) continue;
-      if (mine.chosen.has(p.instead) && p.chosen.has(mine.instead))
-        return [{ kind: 'term', claim: p.instead, page: mine.instead }];
+      // Compared by stem: "throw an error rather than overriding" / "override rather than
+      // throwing".
+      if (p.instead[0] === mine.instead[0]) continue;
+      const claimWord = mine.chosen.get(p.instead[0]);
+      const pageWord = p.chosen.get(mine.instead[0]);
+      if (claimWord !== undefined && pageWord !== undefined)
+        return [{ kind: 'term', claim: claimWord, page: pageWord }];
     }
   }
   return [];

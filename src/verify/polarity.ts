@@ -7,8 +7,47 @@ import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
 import { hedged, sentences } from './predicates.js';
+import { CONDITIONS } from './conditions.js';
 
 /** The cue and the word it negates: `not enabled`; or the word alone. */
+/** True when token `at` stands in a clause a condition word opens ("if you set it to true"). */
+function inCondition(a: Analysis, at: number): boolean {
+  const clause = a.tokens[at]!.clause;
+  for (let k = at - 1; k >= 0 && a.tokens[k]!.clause === clause; k--) {
+    if (CONDITIONS.has(a.tokens[k]!.lower)) return true;
+  }
+  return false;
+}
+
+/**
+ * The claim's word at `i` stands in a condition ("if you load with json set to true") that the
+ * page states in a condition of its own ("If true, then ..."): its opposite elsewhere on the page
+ * ("json (default: false)") answers another case.
+ */
+function conditionElsewhere(claim: Analysis, i: number, page: Analysis): boolean {
+  if (!inCondition(claim, i)) return false;
+  return page.tokens.some(
+    (t, j) => t.content && !t.negated && related(claim.tokens[i]!, t) && inCondition(page, j),
+  );
+}
+
+/**
+ * A claim's condition whose word the page's conditions state only as its opposite ("if json is
+ * set to false" against "json (default: false). If true, then ..."): the claim puts the fact
+ * under the other case.
+ */
+function conditionFlips(claim: Analysis, page: Analysis): Conflict[] {
+  for (const [i, t] of claim.tokens.entries()) {
+    if (!t.content || t.negated || !inCondition(claim, i)) continue;
+    if (conditionElsewhere(claim, i, page)) continue;
+    const j = page.tokens.findIndex(
+      (x, k) => x.content && !x.negated && areAntonyms(t, x) && inCondition(page, k),
+    );
+    if (j >= 0) return [{ kind: 'antonym', claim: t.text, page: page.tokens[j]!.text }];
+  }
+  return [];
+}
+
 function phrase(tokens: readonly Token[], at: number): string {
   const t = tokens[at]!;
   for (let i = at - 1; t.negated && i >= 0 && tokens[i]!.clause === t.clause; i--) {
@@ -80,7 +119,8 @@ function compared(a: Analysis): Set<number> {
  * CORS checks" = "does not implement CORS checks").
  */
 export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
-  const out: Conflict[] = [];
+  const out: Conflict[] = conditionFlips(claim, page);
+  if (out.length > 0) return out;
   const pageClauses = clausesOf(page);
   // The words of a comparison are judged with their direction ("not as fast as" / "slower than").
   const inClaim = compared(claim);
@@ -126,7 +166,12 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         const opposite = p.words.find(
           (j) => !shared.includes(j) && areAntonyms(claim.tokens[i]!, page.tokens[j]!),
         );
-        if (opposite !== undefined && !inClaim.has(i) && !inPage.has(opposite))
+        if (
+          opposite !== undefined &&
+          !inClaim.has(i) &&
+          !inPage.has(opposite) &&
+          !conditionElsewhere(claim, i, page)
+        )
           flips.push([i, opposite]);
       }
       // An antonym alone links nothing: "v10.0 or newer" and "for older versions" share no word.

@@ -27,6 +27,7 @@ import {
   norm,
   related,
   valueAdjective,
+  identifierPieces,
 } from './words.js';
 
 /** What kind of fact conflicts between a claim and its passage. */
@@ -177,12 +178,15 @@ export function verifyClaim(
     .filter((k) => contextText.length > 0 && hasTerm(contextText, k.text))
     .flatMap((k) => norm(k.text).split(/[^\p{L}\p{N}_$]+/u));
   const symbols = symbolsStated(c, p.text);
+  const pieces = identifierPieces(p.text);
   for (const i of words) {
     const t = c.tokens[i]!;
     if (p.tokens.some((x) => x.content && related(t, x))) matched.add(i);
     else if (p.tokens.some((x) => x.content && areAntonyms(t, x))) opposed.add(i);
     else if (named.includes(t.lower)) matched.add(i);
     else if (symbols.has(i)) matched.add(i);
+    // A word inside one of the passage's identifiers ("width" of `lineWidth`).
+    else if (pieces.has(t.lower)) matched.add(i);
   }
   // Before antonyms are explained away: an item's opposite states another item ("busy" / "idle").
   const direct = new Set(matched);

@@ -68,6 +68,12 @@ const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   ['lazy', 'eager'],
   ['strict', 'lenient'],
   ['blocking', 'non-blocking'],
+  // A bound's two ends, and their abbreviations ("set max line width").
+  ['minimum', 'maximum'],
+  ['minimum', 'max'],
+  ['min', 'maximum'],
+  ['min', 'max'],
+  ['minimal', 'maximal'],
 ];
 const proseAntonym = new Map<string, Set<string>>();
 for (const [x, y] of PROSE_ANTONYMS) {
@@ -91,6 +97,9 @@ export function areAntonyms(a: Token, b: Token): boolean {
     /^non-?/.test(x.lower) &&
     [y.lower, y.lemma].includes(x.lower.replace(/^non-?/, ''));
   if (non(a, b) || non(b, a)) return true;
+  // The pairs of technical prose oppose whatever the tagger calls them ("max" is a noun).
+  if ([a.lemma, a.lower].some((x) => [b.lemma, b.lower].some((y) => proseAntonym.get(x)?.has(y))))
+    return true;
   // Noun antonyms in WordNet are mostly senses far from technical prose ("second"/"basic" through
   // adjective clusters); quantities and terms are judged elsewhere.
   if (!OPPOSABLE.has(a.pos) || !OPPOSABLE.has(b.pos)) return false;
@@ -238,3 +247,19 @@ export function canSwap(a: Token, b: Token): boolean {
 
 /** An adjective of capability: what can be done to the thing (`writable`, `seekable`). */
 const CAPABILITY = /[a-z]{3}(?:able|ible)$/;
+
+/**
+ * The words inside the identifiers of a text ("async" and "iterator" of `Symbol.asyncIterator`,
+ * "line" and "width" of `LINE_WIDTH`), three letters or more, lower case.
+ */
+export function identifierPieces(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    const id = m[0];
+    if (!/[a-z][A-Z]|_|\./.test(id)) continue;
+    for (const piece of id.split(/[._$]+|(?<=[a-z0-9])(?=[A-Z])/)) {
+      if (piece.length >= 3) out.add(piece.toLowerCase());
+    }
+  }
+  return out;
+}

@@ -132,6 +132,28 @@ describe('associationSwaps across two sentences', () => {
   });
 });
 
+describe('associationSwaps of numbers', () => {
+  const page = 'The largest output width is currently 132. The largest input width is 80.';
+
+  it('finds two values that trade the things they measure, across two sentences', () => {
+    expect(
+      swaps('The largest input width is 132, while the largest output width is 80.', page),
+    ).toEqual([{ kind: 'number', claim: '132', page: '80' }]);
+    expect(
+      swaps('The largest output width is 132, while the largest input width is 80.', page),
+    ).toEqual([]);
+  });
+
+  it('pairs a number with a number only', () => {
+    expect(
+      swaps(
+        'Bodies of 5 MB or more already mean a high memory use, so a large limit is discouraged.',
+        'A large limit is discouraged: bodies of 5 MB mean a high memory use.',
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('verifyClaim with association swaps', () => {
   const page =
     'ffi_make returns FFI_OK if everything worked, FFI_BAD_SIZE if the size is zero, or FFI_BAD_ALIGN if the alignment is not a power of two.';
@@ -165,6 +187,14 @@ describe('contrastSwaps', () => {
     expect(
       contrastSwaps(analyze('It writes to stdout rather than stderr.'), analyze(page)),
     ).toEqual([{ kind: 'term', claim: 'stdout', page: 'stderr' }]);
+  });
+
+  it('finds a preference turned round in other inflections', () => {
+    expectConflict(
+      'Repeated headers in a request throw an error rather than overriding the earlier values.',
+      'Repeated headers in a request will override values rather than throwing an error.',
+      'term',
+    );
   });
 
   it('supports the same preference in other words', () => {

@@ -79,3 +79,21 @@ describe('verifyClaim with conditions', () => {
     );
   });
 });
+
+describe('verifyClaim with a condition on a setting the page gives a default', () => {
+  const page =
+    'dedupe (default: false) - compatibility with the DEDUPE.md behaviour. If true, then repeated keys in a mapping will cause an error rather than being dropped.';
+
+  it("reads the claim's condition against the page's condition, not against the default", () => {
+    expectSupported(
+      'If you load with dedupe set to true, repeated keys in a mapping cause an error rather than being dropped.',
+      page,
+    );
+    expectConflict(
+      'If you load with dedupe set to false, repeated keys in a mapping cause an error rather than being dropped.',
+      page,
+      'antonym',
+    );
+    expectConflict('The dedupe option defaults to true.', page, 'antonym');
+  });
+});

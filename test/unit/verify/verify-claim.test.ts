@@ -40,6 +40,21 @@ describe('verifyClaim: numbers with units', () => {
     );
   });
 
+  it('pairs a value the page states as is with the claim value, whatever its unit', () => {
+    // "80" states "80 characters": it is no rival for "unlimited".
+    expectSupported(
+      'The width option defaults to 80 characters, and -1 means unlimited width.',
+      'width (default: 80) - set the maximum line width. Set -1 for unlimited width.',
+    );
+  });
+
+  it('reads "both" as a count of two', () => {
+    expectSupported(
+      'When Shift and Tab are pressed together, the two keys are reported as separate events.',
+      'When Shift and Tab are pressed together, both keys are reported as separate events.',
+    );
+  });
+
   it('does not support a number the passage does not state', () => {
     const r = verifyClaim('The cache holds 500 entries.', 'The cache holds entries in memory.');
     expect(r.verdict).toBe('unrelated');
@@ -95,6 +110,18 @@ describe('verifyClaim: negation and polarity', () => {
     });
     expectConflict('The option is required.', 'The option is optional.', 'antonym');
     expectConflict('The connection is encrypted.', 'The connection is unencrypted.', 'antonym');
+  });
+
+  it('opposes the two ends of a bound, abbreviated or not', () => {
+    expectConflict(
+      'The width option sets the minimum line width.',
+      'width (default: 80) - set max line width.',
+      'antonym',
+    );
+    expectSupported(
+      'The width option sets the minimum line width.',
+      'width (default: 80) - set the minimum line width.',
+    );
   });
 
   it('supports a negation restated as an antonym or moved in the clause', () => {
@@ -230,6 +257,25 @@ describe('verifyClaim: key terms', () => {
       verifyClaim('The list separator is a comma.', 'The list separator, in the US, is fixed.')
         .coverage,
     ).toBeLessThan(1);
+  });
+
+  it("reads a word inside an identifier of the entry's heading", () => {
+    const claim = 'An async iteration over the interface always consumes the whole input stream.';
+    const page = 'Iterating over the interface will always consume the input stream fully.';
+    expect(verifyClaim(claim, page, { context: 'Readline', heading: 'Readline' }).verdict).not.toBe(
+      'supported',
+    );
+    expectSupported(claim, page, {
+      context: 'rl[Symbol.asyncIterator]()',
+      heading: 'rl[Symbol.asyncIterator]()',
+    });
+    // So is an ordinary word inside an identifier of the passage.
+    expect(
+      verifyClaim(
+        'The header size limit is 16 KiB.',
+        'The max_header_size setting bounds it at 16 KiB.',
+      ).coverage,
+    ).toBe(1);
   });
 
   it('accepts a key term stated in the page title given as context', () => {
