@@ -9,7 +9,6 @@ import { areAntonyms, related } from './words.js';
 import { hedged, sentences } from './predicates.js';
 import { CONDITIONS } from './conditions.js';
 
-/** The cue and the word it negates: `not enabled`; or the word alone. */
 /** True when token `at` stands in a clause a condition word opens ("if you set it to true"). */
 function inCondition(a: Analysis, at: number): boolean {
   const clause = a.tokens[at]!.clause;
@@ -48,6 +47,7 @@ function conditionFlips(claim: Analysis, page: Analysis): Conflict[] {
   return [];
 }
 
+/** The cue and the word it negates: `not enabled`; or the word alone. */
 function phrase(tokens: readonly Token[], at: number): string {
   const t = tokens[at]!;
   for (let i = at - 1; t.negated && i >= 0 && tokens[i]!.clause === t.clause; i--) {

@@ -23,11 +23,11 @@ import {
   areAntonyms,
   escapeRegExp,
   hasTerm,
+  identifierPieces,
   isPosition,
   norm,
   related,
   valueAdjective,
-  identifierPieces,
 } from './words.js';
 
 /** What kind of fact conflicts between a claim and its passage. */
@@ -397,7 +397,6 @@ export function verifyClaim(
   };
 }
 
-/** Words that add a second statement to a claim, against the first. */
 /** Punctuation a claim may name in words ("a semicolon on Windows" for "; for Windows"). */
 const SYMBOLS: ReadonlyMap<string, string> = new Map([
   ['semicolon', ';'],
@@ -429,8 +428,9 @@ function symbolsStated(c: Analysis, passage: string): Set<number> {
   c.tokens.forEach((t, i) => {
     const symbol = SYMBOLS.get(t.lemma);
     if (symbol === undefined || !t.content) return;
-    const escaped = symbol.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&');
-    const found = new RegExp(`(?:^|[\\s'"\`(])${escaped}(?=$|[\\s'"\`),.])`).exec(passage);
+    const found = new RegExp(`(?:^|[\\s'"\`(])${escapeRegExp(symbol)}(?=$|[\\s'"\`),.])`).exec(
+      passage,
+    );
     if (found) at.set(i, found.index);
   });
   const places = [...at.values()];
@@ -438,6 +438,7 @@ function symbolsStated(c: Analysis, passage: string): Set<number> {
   return ordered ? new Set(at.keys()) : new Set();
 }
 
+/** Words that add a second statement to a claim, against the first. */
 const CONTRASTS = new Set(['but', 'whereas', 'however', 'although', 'though']);
 
 /**
