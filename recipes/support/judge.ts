@@ -54,6 +54,7 @@ function verifyCandidate(
     heading: match.context ?? '',
     // Only an embedding match measures meaning; a fuzzy score counts shared words.
     similarity: match.method === 'embedding' ? match.score : undefined,
+    cells: match.cells,
   });
 }
 

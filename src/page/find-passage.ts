@@ -57,6 +57,11 @@ export interface PassageMatch {
    * are stated for the passage.
    */
   context?: string;
+  /**
+   * For a passage that is one table row, its cells as displayed: with its header row (`context`)
+   * they say what each value is ("setext" under `Default`).
+   */
+  cells?: string[];
 }
 
 /** Options of {@link findPassage} and {@link findPassages}. */
@@ -229,6 +234,12 @@ async function findOnce(
       'findPassage: locating',
     );
     if (!located) return 'stale';
+    const row = text.units.find(
+      (u) =>
+        u.kind === 'row' &&
+        u.span.start === candidate.span.start &&
+        u.span.end === candidate.span.end,
+    );
     out.push({
       method: candidate.method,
       score: Math.round(candidate.score * 1000) / 1000,
@@ -237,6 +248,9 @@ async function findOnce(
       rect: located.rect,
       range,
       ...(candidate.context ? { context: candidate.context } : {}),
+      ...(row?.cells
+        ? { cells: row.cells.map((c) => rawText(segments, toRange(norm, segments, c))) }
+        : {}),
     });
   }
   return out;
@@ -312,8 +326,12 @@ function fuzzyMatches(
   const wanted = new Set(contentWords(normalizeText(claim)));
   if (wanted.size === 0) return [];
   const { norm, units } = text;
+  // A row says what its header says of each cell: "headingStyle | setext" under "Option |
+  // Default" holds "option" and "default".
   const words = (text.words ??= units.map((u) =>
-    contentWords(norm.text.slice(u.span.start, u.span.end)),
+    contentWords(
+      `${norm.text.slice(u.span.start, u.span.end)} ${normalizeText(u.columns?.join(' ') ?? '')}`,
+    ),
   ));
   const readWithHeading = namedInHeadings(claim, wanted);
   type Window = { recall: number; precision: number; span: Span; context: string };

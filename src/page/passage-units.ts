@@ -230,6 +230,13 @@ export interface PassageUnit {
   context: string;
   /** For a table row, the headings above its table, when any. */
   heading?: string;
+  /** For a table row, its cells, in order. */
+  cells?: Span[];
+  /**
+   * For a table row under a header row, the header's cells: what each of the row's cells is (its
+   * `Default`, its `Valid values`).
+   */
+  columns?: string[];
 }
 
 /** A page's text prepared for passage finding. */
@@ -281,18 +288,25 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
       const row = described?.rows[n] ?? -1;
       const last = units[units.length - 1];
       const prevRow = last ? (described?.rows[norm.node[last.span.start]!] ?? -1) : -1;
+      const cell = { start: s, end: trimEnd(norm.text, end) };
       if (last?.kind === 'row' && row >= 0 && row === prevRow) {
-        last.span = { start: last.span.start, end: trimEnd(norm.text, end) };
+        last.span = { start: last.span.start, end: cell.end };
+        last.cells?.push(cell);
         return;
       }
       block++;
-      const heading = described?.contexts[described.headings?.[n] ?? 0];
+      const headingAt = described?.headings?.[n] ?? 0;
+      const heading = described?.contexts[headingAt];
+      // Its context is its table's header row when that is not the headings above it.
+      const header = described && described.context[n] !== headingAt;
       units.push({
-        span: { start: s, end: trimEnd(norm.text, end) },
+        span: cell,
         kind: 'row',
         block,
         context: contextAt(n),
         ...(heading ? { heading } : {}),
+        cells: [cell],
+        ...(header ? { columns: contextAt(n).split(' | ') } : {}),
       });
       return;
     }
@@ -341,6 +355,7 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
   closeRun(norm.text.length);
   linkAnaphora(segments, norm, units);
   joinAnswers(norm, units);
+  joinFields(norm, units);
   joinLists(norm, units);
   return { segments, norm, units };
 }
@@ -387,6 +402,39 @@ function joinLists(norm: NormalizedText, units: PassageUnit[]): void {
       end = item.span.end;
     }
     lead.span = { start: lead.span.start, end };
+  }
+}
+
+/** A list item that gives one field of an entry: "default: `false`", "Type: string". */
+const FIELD = /^[\p{L}][\p{L}\p{N} _-]{0,24}:\s*\S[^:]{0,60}$/u;
+
+/**
+ * The fields an entry lists at the top of its section ("* default: `false`" and "* key:
+ * `combine-arrays`" under "combine arrays", then "Should arrays be combined when ..."; "Type:
+ * string", "Default: '/'" above an option's description) say what the description that follows
+ * is about and what it defaults to: the description's first sentence starts at the fields, so a
+ * window holding it holds them. Only a list of one-sentence items right at the top of a section,
+ * followed by running text under the same heading. The fields stay units of their own too.
+ */
+function joinFields(norm: NormalizedText, units: PassageUnit[]): void {
+  const field = (u: PassageUnit | undefined): boolean =>
+    u?.kind === 'sentence' && FIELD.test(norm.text.slice(u.span.start, u.span.end));
+  // Next to each other, in blocks of their own: nothing but spaces between.
+  const adjacent = (a: PassageUnit, b: PassageUnit): boolean =>
+    a.block !== b.block && norm.text.slice(a.span.end, b.span.start).trim() === '';
+  for (let i = 0; i < units.length; i++) {
+    if (!field(units[i])) continue;
+    let k = i;
+    while (field(units[k + 1]) && adjacent(units[k]!, units[k + 1]!)) k++;
+    const next = units[k + 1];
+    const run = i;
+    i = k;
+    if (next?.kind !== 'sentence' || !adjacent(units[k]!, next)) continue;
+    // Under the description's heading, a field's label apart ("Type:" in bold labels its item).
+    const under = (u: PassageUnit | undefined): boolean =>
+      u !== undefined && (u.context === next.context || u.context.startsWith(`${next.context} `));
+    if (units.slice(run, k + 1).every(under) && !under(units[run - 1]))
+      next.span = { start: units[run]!.span.start, end: next.span.end };
   }
 }
 

@@ -300,6 +300,22 @@ function neighbours(a: Analysis, term: string): [string, string][] {
 }
 
 /**
+ * True when `text` has a word that `term` is the head of: the term itself in any capitals, the term
+ * then a plural `s`, or the rest of an identifier (`_`, `$`, a digit, a capital: `PING_ACK`,
+ * `connectTimeout`).
+ */
+function headOf(text: string, term: string): boolean {
+  const t = term.toLowerCase();
+  return text.split(/[^\p{L}\p{N}_$]+/u).some((w) => {
+    if (!w.toLowerCase().startsWith(t)) return false;
+    const rest = w.slice(t.length);
+    // The word itself in other capitals ("windows 7" for "Windows").
+    if (rest === '') return true;
+    return rest === 's' || /^[_$\p{N}\p{Lu}]/u.test(rest);
+  });
+}
+
+/**
  * Key terms must be stated in the passage (or in `context`: the page's title and top headings,
  * which name what a section is about). A missing term is a swap (`term` conflict) only when a term
  * the claim does not have stands in the same place on the page ("engine is InnoDB" / "engine is
@@ -328,13 +344,9 @@ export function termAlignment(
     // capitals, not by the word ("is set to").
     const word = k.kind === 'proper' && wn.knows(k.text.toLowerCase());
     if (word ? capitalised(page.text, k.text) : hasTerm(pageText, k.text)) continue;
-    // An identifier may be named by its head on the page ("PING frames" for "PING").
-    if (
-      pageText
-        .split(/[^\p{L}\p{N}_$]+/u)
-        .some((w) => w.startsWith(k.text.toLowerCase()) && k.text.length >= 4)
-    )
-      continue;
+    // An identifier may be named by its head on the page ("PINGs" or `PING_ACK` for "PING"), not
+    // by a longer word ("connected" does not name `connect()`).
+    if (k.text.length >= 4 && headOf(page.text, k.text)) continue;
     // A word is named inside an identifier of the entry's heading ("async" in
     // `Symbol.asyncIterator`).
     if (k.kind === 'rare' && identifierPieces(context).has(k.text.toLowerCase())) continue;
@@ -402,7 +414,37 @@ export function termAlignment(
     }
   }
   if (conflicts.length === 0) conflicts.push(...predicateSwaps(claim, page, claimText, pageText));
+  if (conflicts.length === 0) conflicts.push(...argumentSwaps(claim.text, page.text));
   return { conflicts, missing };
+}
+
+/** A call with one quoted literal argument: `next('route')`, `on("close")`. */
+const LITERAL_CALL = /([\p{L}_$][\p{L}\p{N}_$.]*)\(\s*(['"`])([^'"`()]+)\2\s*\)/gu;
+
+/**
+ * A call the claim makes with one literal that the page makes only with another ("call
+ * next('route')" / "use next('router')"): the literal names which case, and a word of the page
+ * that spells the claim's literal elsewhere ("Route handlers") does not state it.
+ */
+function argumentSwaps(claim: string, page: string): Conflict[] {
+  const calls = (text: string): Map<string, Set<string>> => {
+    const out = new Map<string, Set<string>>();
+    for (const m of text.matchAll(LITERAL_CALL)) {
+      const set = out.get(m[1]!) ?? new Set<string>();
+      set.add(m[3]!);
+      out.set(m[1]!, set);
+    }
+    return out;
+  };
+  const theirs = calls(page);
+  for (const [callee, args] of calls(claim)) {
+    const made = theirs.get(callee);
+    if (!made) continue;
+    for (const arg of args) {
+      if (!made.has(arg)) return [{ kind: 'term', claim: arg, page: [...made][0]! }];
+    }
+  }
+  return [];
 }
 
 /**
@@ -436,6 +478,8 @@ function predicateSwaps(
           (t, i) =>
             t.lower === holder &&
             t.pos !== 'ADJ' &&
+            // A pronoun stands for a name, likely the page's ("may make it run faster").
+            t.pos !== 'PRON' &&
             !(t.pos === 'VERB' && /^(?:NOUN|PROPN|ADJ|DET)$/.test(claim.tokens[i + 1]?.pos ?? '')),
         )
       )

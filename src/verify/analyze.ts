@@ -371,6 +371,9 @@ export function analyze(written: string): Analysis {
       CLAUSE_BREAK.has(lower) ||
       // A relative "that" opens a clause of its own ("requests that are not idempotent").
       (lower === 'that' && pos !== 'DET') ||
+      // "without" + a gerund opens a clause of its own: "dropped without informing the source"
+      // negates the informing, not the dropping.
+      (lower === 'without' && tags[i + 1] === 'VERB' && /ing$/i.test(values[i + 1] ?? '')) ||
       (COORDINATORS.has(lower) && opensClause(i, hasVerb));
     if (boundary) {
       clause++;
@@ -388,7 +391,8 @@ export function analyze(written: string): Analysis {
     // verb of prevention negates the gerund.
     const prevented =
       lower === 'from' &&
-      tags[i + 1] === 'VERB' &&
+      // The tagger may call the gerund a noun ("stops ignore from checking").
+      /^(?:VERB|NOUN)$/.test(tags[i + 1] ?? '') &&
       /ing$/i.test(values[i + 1] ?? '') &&
       lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
     // "cannot be larger than 125 bytes" bounds the number ("at most 125 bytes") and "not as

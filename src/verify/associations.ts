@@ -60,7 +60,13 @@ function statements(
   let start = first;
   for (let i = first + 1; i <= last; i++) {
     const t = a.tokens[i]!;
-    const joins = JOINS.has(t.lower) && t.clause !== a.tokens[i - 1]!.clause;
+    // A conjunction opens a statement of its own when it opens a clause, or when it leaves out
+    // the verb between two named things ("text/plain for binary data and application/json for
+    // textual data").
+    const joins =
+      JOINS.has(t.lower) &&
+      (t.clause !== a.tokens[i - 1]!.clause ||
+        (anchors.has(i + 1) && [...anchors].some((k) => k >= start && k < i)));
     if (/^[,;:]$/.test(t.text) || joins || i === cut) {
       parts.push([start, i - 1]);
       start = i;
@@ -271,22 +277,32 @@ function enumerated(an: Analysis, from: number, to: number): boolean {
 const INSTEAD = /^(?:instead|rather)$/;
 
 /**
- * What each "A instead of B" / "A rather than B" of a text prefers and what it sets aside: the
- * content words up to three before the contrast, in its clause, and the first one after it, each
- * by its stem with its text.
+ * What each "A instead of B" / "A rather than B" / "A in favour of B" of a text puts before the
+ * contrast and after it: the content words up to three words before it (six for "in favour of"),
+ * in its clause, each by its stem, and the first one after it, by its stem with its text.
+ * `favour`: "in favour of", where the side after is the one preferred.
  */
-function preferences(a: Analysis): { chosen: Map<string, string>; instead: [string, string] }[] {
-  const out: { chosen: Map<string, string>; instead: [string, string] }[] = [];
+function preferences(a: Analysis): {
+  chosen: Map<string, Analysis['tokens'][number]>;
+  instead: [string, string];
+  favour: boolean;
+}[] {
+  const out: ReturnType<typeof preferences> = [];
   a.tokens.forEach((t, i) => {
     const next = a.tokens[i + 1]?.lower;
-    if (!INSTEAD.test(t.lower) || (next !== 'of' && next !== 'than')) return;
-    const after = a.tokens.slice(i + 2).find((x) => x.content);
+    const favour =
+      t.lower === 'in' && /^favou?r$/.test(next ?? '') && a.tokens[i + 2]?.lower === 'of';
+    if (!favour && (!INSTEAD.test(t.lower) || (next !== 'of' && next !== 'than'))) return;
+    const after = a.tokens.slice(i + (favour ? 3 : 2)).find((x) => x.content);
     if (!after) return;
-    const chosen = new Map<string, string>();
-    for (let k = i - 1; k >= Math.max(0, i - 3) && a.tokens[k]!.clause === t.clause; k--) {
-      if (a.tokens[k]!.content) chosen.set(a.tokens[k]!.stem, a.tokens[k]!.text);
+    const chosen = new Map<string, Analysis['tokens'][number]>();
+    // What is set aside in favour of another is the clause's subject: "The glob file is
+    // deprecated".
+    const reach = favour ? 6 : 3;
+    for (let k = i - 1; k >= Math.max(0, i - reach) && a.tokens[k]!.clause === t.clause; k--) {
+      if (a.tokens[k]!.content) chosen.set(a.tokens[k]!.stem, a.tokens[k]!);
     }
-    out.push({ chosen, instead: [after.stem, after.text] });
+    out.push({ chosen, instead: [after.stem, after.text], favour });
   });
   return out;
 }
@@ -304,13 +320,37 @@ export function contrastSwaps(claim: Analysis, page: Analysis): Conflict[] {
   for (const mine of preferences(claim)) {
     for (const p of theirs) {
       // Compared by stem: "throw an error rather than overriding" / "override rather than
-      // throwing".
-      if (p.instead[0] === mine.instead[0]) continue;
-      const claimWord = mine.chosen.get(p.instead[0]);
-      const pageWord = p.chosen.get(mine.instead[0]);
+      // throwing". Only contrasts of one kind: "A instead of B" says what "B in favour of A" says.
+      if (p.instead[0] === mine.instead[0] || p.favour !== mine.favour) continue;
+      const claimWord = mine.chosen.get(p.instead[0])?.text;
+      const pageWord = p.chosen.get(mine.instead[0])?.text;
       if (claimWord !== undefined && pageWord !== undefined)
         return [{ kind: 'term', claim: claimWord, page: pageWord }];
+      // The page may name its side by a pronoun ("It is deprecated in favour of the globs2
+      // file"): what the page sets after the contrast, the claim sets before it, and the page's
+      // side names nothing else.
+      const named = [...p.chosen.values()].some((x) => /^(?:NOUN|PROPN|X)$/.test(x.pos));
+      if (claimWord !== undefined && !named)
+        return [{ kind: 'term', claim: mine.instead[1], page: p.instead[1] }];
     }
   }
   return [];
+}
+
+/** A preference in words: "A instead of B", "A rather than B", "B in favour of A". */
+const PREFERS =
+  /\b(?:instead\s+of|rather\s+than|in\s+favou?r\s+of|in\s+place\s+of|as\s+opposed\s+to)\b/i;
+
+/** Words with which a passage sets one thing against another, or denies one. */
+const SETS_AGAINST =
+  /\b(?:instead|rather|than|over|favou?r|prefer\w*|replac\w*|not|no|never|none|without|unlike|alternative\w*|deprecat\w*|opposed|only)\b|n't\b/i;
+
+/**
+ * The preference a claim states ("arguments end up in _ instead of under --") where the passage
+ * sets nothing against anything: no contrast, no negation ("Should unparsed flags be stored in --
+ * or _"). The passage names both and chooses neither.
+ */
+export function unstatedPreferences(claim: string, page: string): string[] {
+  const m = PREFERS.exec(claim);
+  return m && !SETS_AGAINST.test(page) ? [m[0]] : [];
 }

@@ -61,6 +61,21 @@ const sameBase = (a: Comparative, b: Comparative): boolean =>
   (MAGNITUDE.has(a.base) && MAGNITUDE.has(b.base)) ||
   loadWordNet().synonyms(a.base, b.base);
 
+/**
+ * What a comparison measures, when it says so with a noun after a word of magnitude ("greater
+ * significance"): the noun; else its base. Cut to its first six letters, so "significance" and
+ * "significant" measure one thing.
+ */
+function measure(a: Analysis, x: Comparative): string {
+  const next = a.tokens[x.at + 1];
+  const what = MAGNITUDE.has(x.base) && next?.pos === 'NOUN' ? next.lower : x.base;
+  return what.slice(0, 6);
+}
+
+/** True when two comparisons measure one thing ("less significant" / "greater significance"). */
+const sameMeasure = (ca: Analysis, c: Comparative, pa: Analysis, p: Comparative): boolean =>
+  measure(ca, c).length >= 5 && measure(ca, c) === measure(pa, p);
+
 /** True when WordNet files the bases as antonyms (`fast`/`slow`). */
 const oppositeBase = (a: Comparative, b: Comparative): boolean =>
   loadWordNet().antonyms(a.base).has(b.base);
@@ -75,7 +90,9 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
     let agreed = false;
     let against: Comparative | undefined;
     const [cl, cr] = sides(claim, c.at);
-    const judged = page.comparatives.filter((p) => sameBase(p, c) || oppositeBase(c, p));
+    const judged = page.comparatives.filter(
+      (p) => sameBase(p, c) || oppositeBase(c, p) || sameMeasure(claim, c, page, p),
+    );
     // A comparison with nothing after it ("lower levels run slower") is judged by the page's
     // comparisons of the same subject: those whose sentence shares most words before them.
     const subject = (p: Comparative): number => overlap(cl, sides(page, p.at)[0]);
@@ -104,10 +121,19 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
     for (const p of eligible) {
       if (closest >= 2 && clauseShare(p) < closest) continue;
       if (most >= 2 && subject(p) < most) continue;
-      const opposite = !sameBase(p, c);
+      const opposite = !sameBase(p, c) && !sameMeasure(claim, c, page, p);
       const [pl, pr] = sides(page, p.at);
       // "X is faster than Y" says what "Y is slower than X" does: the arguments swapped sides.
-      const swapped = overlap(cl, pr) + overlap(cr, pl) > overlap(cl, pl) + overlap(cr, pr);
+      // A comparative before its noun with no "than" ("a darker shade", "greater significance")
+      // compares nothing named on either side: no sides to swap.
+      const before = (a: Analysis, at: number): boolean =>
+        a.tokens[at]?.pos === 'ADJ' &&
+        a.tokens[at + 1]?.pos === 'NOUN' &&
+        !a.tokens.some((t, k) => k > at && t.clause === a.tokens[at]!.clause && t.lower === 'than');
+      const swapped =
+        !before(claim, c.at) &&
+        !before(page, p.at) &&
+        overlap(cl, pr) + overlap(cr, pl) > overlap(cl, pl) + overlap(cr, pr);
       const sign = p.sign * (opposite ? -1 : 1) * (swapped ? -1 : 1);
       if (sign === c.sign) agreed = true;
       else against ??= p;

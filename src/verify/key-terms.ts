@@ -48,8 +48,9 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     if (/^[^\p{L}\p{N}\s]{1,3}$/u.test(m[1]!)) out.set(m[1]!, { text: m[1]!, kind: 'code' });
     else add(m[1]!, 'code');
   }
-  // An HTML tag in prose ("wrapped in <strong> tags") names an element exactly.
-  for (const m of text.matchAll(/<\/?[a-z][a-z0-9-]*>/gi)) add(m[0], 'code');
+  // An HTML tag in prose ("wrapped in <strong> tags") names an element exactly; a type in
+  // brackets ("<URLSearchParams>", Node.js's docs) is its name, found below.
+  for (const m of text.matchAll(/<\/?[a-z][a-z0-9-]*>/g)) add(m[0], 'code');
   // So does a call ("handled in then()"), whatever English word names the function.
   for (const m of text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*\(\)/g)) add(m[0], 'code');
   // So does a format directive ("%c counts...", "%Y", "%-d"): printf, strftime, time(1).
@@ -74,7 +75,7 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     add(m[0], 'identifier');
   const prose = text.replace(/`[^`]+`/g, ' ');
   const identifier =
-    /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;
+    /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*(?:-[\w$]+)*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;
   for (const m of prose.matchAll(identifier)) {
     const t = m[0];
     // "e.g." and "i.e." are abbreviations, not paths; "v2" is a version, compared as a quantity.

@@ -48,7 +48,7 @@ const PRECEDENCE: readonly { re: RegExp; winner: 'before' | 'after' }[] = [
     winner: 'before',
   },
   { re: /\b(?:overrides?|overriding|supersedes?|superseding|trumps?)\b/g, winner: 'before' },
-  { re: /\b(?:is|are) (?:overridden|superseded|replaced) by\b/g, winner: 'after' },
+  { re: /\b(?:is|are|be|been) (?:overridden|superseded|replaced) by\b/g, winner: 'after' },
 ];
 
 /** A word of a phrase, and a phrase of one to six of them (first group) then the second side. */

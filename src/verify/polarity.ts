@@ -285,5 +285,50 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       page: phrase(page.tokens, pageAt),
     });
   }
+  if (out.length === 0) out.push(...predicateFlips(claim, page, inClaim));
   return out;
+}
+
+/** Negation cues (and "unless") in each clause of a text, by clause index. */
+function cuesByClause(a: Analysis): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of a.tokens)
+    if (t.cue || t.lower === 'unless') out.set(t.clause, (out.get(t.clause) ?? 0) + 1);
+  return out;
+}
+
+/**
+ * A word the claim negates that the page states only plainly, in a clause that shares another
+ * word of the claim's clause: the page puts the claim's subject in one clause and its predicate
+ * in the next ("A datagram bigger than the MTU isn't silently dropped" / "Sending a datagram
+ * greater than the MTU will not work because the packet will get silently dropped"), so the
+ * clause pairing by most shared words pairs the subjects, whose "not work" hides the flip.
+ */
+function predicateFlips(claim: Analysis, page: Analysis, compared: Set<number>): Conflict[] {
+  const claimCues = cuesByClause(claim);
+  const pageCues = cuesByClause(page);
+  for (const [i, t] of claim.tokens.entries()) {
+    if (!t.content || !t.negated || compared.has(i) || (claimCues.get(t.clause) ?? 0) % 2 === 0)
+      continue;
+    // Negated plainly ("isn't dropped"), not put against another ("rather than kept").
+    const cue = claim.tokens.findLast((x, k) => k < i && x.cue && x.clause === t.clause);
+    if (!cue || !/^(?:not|n't|never|no|cannot)$/.test(cue.lower)) continue;
+    const at = page.tokens.flatMap((x, j) => (x.content && related(t, x) ? [j] : []));
+    if (at.length === 0) continue;
+    if (at.some((j) => page.tokens[j]!.negated || (pageCues.get(page.tokens[j]!.clause) ?? 0) % 2))
+      continue;
+    const clause = page.tokens[at[0]!]!.clause;
+    const shares = claim.tokens.some(
+      (c, k) =>
+        k !== i &&
+        c.content &&
+        c.clause === t.clause &&
+        page.tokens.some((x) => x.clause === clause && x.content && related(c, x)),
+    );
+    if (shares)
+      return [
+        { kind: 'negation', claim: phrase(claim.tokens, i), page: page.tokens[at[0]!]!.text },
+      ];
+  }
+  return [];
 }

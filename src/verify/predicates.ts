@@ -198,6 +198,16 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
       );
     });
     if (!opposite) return;
+    // A claim that states the word both ways contrasts two things ("HTML files aren't cached
+    // while everything else is cached"): a page that states one way and leaves the verb of the
+    // other out ("while everything else is for 1 day") does not deny the other.
+    const both = claim.tokens.some(
+      (x, k) =>
+        k !== i &&
+        sameWord(t, x) &&
+        (negatedAt(claim.tokens, k) !== underUnless(claim.tokens, k)) !== negated,
+    );
+    if (both) return;
     const j = found[0]!;
     out.push({
       kind: 'negation',

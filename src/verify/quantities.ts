@@ -276,7 +276,8 @@ export function extractQuantities(text: string): Quantity[] {
       continue;
     // "once the counter is above zero" is a conjunction ("as soon as"), not a count; "once a
     // day" is one.
-    // So is "Once compiled, ..." at the start of a sentence, unless a measure of time follows.
+    // So is "Once compiled, ..." or "Once a block is reallocated, ..." at the start of a
+    // sentence, unless a measure follows ("Once a day, ...", "Once per request").
     if (
       words.length === 1 &&
       words[0] === 'once' &&
@@ -284,7 +285,9 @@ export function extractQuantities(text: string): Quantity[] {
         text.slice(start + 4),
       ) ||
         (/(?:^|[.;:!?]\s+)$/.test(text.slice(0, start)) &&
-          !/^\s+(?:a|an|per|every|more|again|or)\b/i.test(text.slice(start + 4))))
+          !/^\s+(?:per|every|more|again|or|an?\s+(?:second|minute|hour|day|week|month|year|tick|cycle|run|request|call|session)s?)\b/i.test(
+            text.slice(start + 4),
+          )))
     )
       continue;
     if (/\ba\s+$/i.test(text.slice(0, start)) && SCALES[words[0]!] !== undefined) {
@@ -471,5 +474,11 @@ function unitAfter(
   }
   if (m[1] === '' && name !== '%') return null;
   if (NOT_NOUN.has(name) || name.length < 3) return null;
+  // A noun before a plural one qualifies it: "12 stack frames" counts frames, "5 log files" files.
+  const head = /^\s([a-z]{3,}s)\b/.exec(rest.slice(m[0].length));
+  if (head && !name.endsWith('s') && !NOT_NOUN.has(head[1]!)) {
+    const end = at + m[0].length + head[0].length;
+    return { dim: `count:${nounStem(head[1]!)}`, factor: 1, end, name: head[1]! };
+  }
   return { dim: `count:${nounStem(name)}`, factor: 1, end: at + m[0].length, name };
 }

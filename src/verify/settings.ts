@@ -140,11 +140,66 @@ export function unstatedSettings(claim: string, page: string): string[] {
   return mine.map(([, text]) => text);
 }
 
-/** Conflicts of settings: switch defaults, keys' values in a defaults block, then units. */
+/** A value named as a default: a word or a name, not a number (quantities align those). */
+const NAMED = '[`\'"]?([\\p{L}_$][\\p{L}\\p{N}_$.-]*[\\p{L}\\p{N}_$])[`\'"]?';
+
+/** Ways a text names a default value; group 1 is the value. */
+const NAMED_DEFAULTS: readonly RegExp[] = [
+  // "defaults to setext", "default: `indented`", "the default is full", "default value: inlined"
+  new RegExp(`\\bdefaults?(?:\\s+value)?(?:\\s+(?:to|is)\\s+|\\s*[:=]\\s*)${NAMED}`, 'giu'),
+  // "setext is the default", "atx (default)"
+  new RegExp(`${NAMED}\\s+(?:is\\s+the\\s+default\\b|\\(default\\))`, 'giu'),
+  // "code blocks are indented by default" (after a copula: "uses a larger window by default"
+  // names no value)
+  new RegExp(
+    `\\b(?:is|are|be|stays|remains)\\s+(?:set\\s+to\\s+)?${NAMED}\\s+by\\s+default\\b`,
+    'giu',
+  ),
+];
+
+/** Words that stand where a value would but name none ("is used by default", "to the"). */
+const NOT_VALUES = new Set([
+  ...['a', 'an', 'the', 'this', 'that', 'it', 'its', 'their', 'is', 'are', 'be', 'been', 'was'],
+  ...['were', 'not', 'set', 'used', 'done', 'made', 'given', 'also', 'only', 'now', 'always'],
+  ...['on', 'off', 'true', 'false', 'enabled', 'disabled', 'yes', 'no'],
+]);
+
+/** Values a text names as defaults, each with its words: `['setext', 'Default: setext']`. */
+function namedDefaults(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const re of NAMED_DEFAULTS) {
+    for (const m of text.matchAll(re)) {
+      const value = m[1]!.toLowerCase();
+      if (!NOT_VALUES.has(value)) out.push([value, m[0].trim()]);
+    }
+  }
+  return out;
+}
+
+/**
+ * A default the claim names that the passage names too, but not as the default, while it names
+ * another ("headingStyle defaults to atx" / "headingStyle setext or atx. Default: setext."): the
+ * two values are swapped. A value the passage does not name is no evidence (another option's
+ * default may stand beside it).
+ */
+function namedDefaultConflicts(claim: string, page: string): Conflict[] {
+  const theirs = namedDefaults(page);
+  if (theirs.length === 0) return [];
+  const words = new Set(page.toLowerCase().match(/[\p{L}\p{N}_$.-]+/gu) ?? []);
+  for (const [value, text] of namedDefaults(claim)) {
+    if (theirs.some(([v]) => v === value) || !words.has(value)) continue;
+    return [{ kind: 'term', claim: text, page: theirs[0]![1] }];
+  }
+  return [];
+}
+
+/**
+ * Conflicts of settings: switch defaults, keys' values in a defaults block, named default values,
+ * then units.
+ */
 export function settingConflicts(claim: string, page: string): Conflict[] {
-  const defaults = defaultConflicts(claim, page);
-  return [
-    ...(defaults.length > 0 ? defaults : keyConflicts(claim, page)),
-    ...unitConflicts(claim, page),
-  ];
+  let defaults = defaultConflicts(claim, page);
+  if (defaults.length === 0) defaults = keyConflicts(claim, page);
+  if (defaults.length === 0) defaults = namedDefaultConflicts(claim, page);
+  return [...defaults, ...unitConflicts(claim, page)];
 }

@@ -7,7 +7,7 @@
 import { analyze } from './analyze.js';
 import type { Analysis } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
-import { associationSwaps, contrastSwaps } from './associations.js';
+import { associationSwaps, contrastSwaps, unstatedPreferences } from './associations.js';
 import { onlyAsks } from './answers.js';
 import { CONDITIONS, conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
@@ -80,6 +80,11 @@ export interface VerifyClaimOptions {
    * subject is about that subject, whatever the passage's own subject. @default undefined
    */
   heading?: string | undefined;
+  /**
+   * For a passage that is one table row, its cells; with `heading` its header row ("Option | Valid
+   * values | Default"), so the cell under `Default` is read as the row's default. @default undefined
+   */
+  cells?: readonly string[] | undefined;
   /** Least word coverage for `supported`. @default 0.5 */
   minCoverage?: number | undefined;
   /**
@@ -179,9 +184,15 @@ export function verifyClaim(
     .flatMap((k) => norm(k.text).split(/[^\p{L}\p{N}_$]+/u));
   const symbols = symbolsStated(c, p.text);
   const pieces = identifierPieces(p.text);
+  // A table row says what its header says of each cell ("setext" is a `Default`).
+  const header =
+    options.cells && options.cells.length === (options.heading?.split(' | ').length ?? 0)
+      ? analyze(options.heading!).tokens.filter((x) => x.content)
+      : [];
   for (const i of words) {
     const t = c.tokens[i]!;
     if (p.tokens.some((x) => x.content && related(t, x))) matched.add(i);
+    else if (header.some((x) => related(t, x))) matched.add(i);
     else if (p.tokens.some((x) => x.content && areAntonyms(t, x))) opposed.add(i);
     else if (named.includes(t.lower)) matched.add(i);
     else if (symbols.has(i)) matched.add(i);
@@ -191,6 +202,26 @@ export function verifyClaim(
   // Before antonyms are explained away: an item's opposite states another item ("busy" / "idle").
   const direct = new Set(matched);
   const quantities = quantityAlignment(c, p);
+  // A version the entry's own heading gives ("options.allowRelativePaths since 5.2.0", "Added
+  // in: v0.1.99") is stated for the text under it, and another version of the claim is a
+  // changed one when the text itself states none. Section numbers ("10.3.2") and the version of
+  // the docs in a page title ("Node.js v20.20.2 Documentation") are none.
+  const headingVersions = [
+    ...(options.heading ?? '').matchAll(/\b(?:since|added in:?)\s*v?(\d+\.\d+(?:\.\d+)?)\b/gi),
+  ].map((m) => m[1]!);
+  if (headingVersions.length > 0) {
+    const version = (q: string): string | undefined => /^v?(\d+\.\d+(?:\.\d+)?)$/i.exec(q)?.[1];
+    const plain = !p.quantities.some((q) => q.kind === 'version');
+    for (const q of quantities.missing) {
+      const v = version(q);
+      if (v && !headingVersions.includes(v) && plain)
+        quantities.conflicts.push({ kind: 'number', claim: q, page: headingVersions[0]! });
+    }
+    quantities.missing = quantities.missing.filter((q) => {
+      const v = version(q);
+      return !v || (!headingVersions.includes(v) && !plain);
+    });
+  }
   const terms = termAlignment(c, p, options.context ?? '');
   const clauses = polarityConflicts(c, p);
   // A predicate negated wherever the passage states it conflicts even when its clause paired
@@ -217,7 +248,7 @@ export function verifyClaim(
     }
   }
   // A row of an option table states its default in the header's Default column.
-  const settingsText = p.text + rowDefault(p.text, options.heading);
+  const settingsText = p.text + rowDefault(p.text, options.heading, options.cells);
   const conflicts = [
     ...quantities.conflicts,
     ...polarity,
@@ -238,6 +269,7 @@ export function verifyClaim(
     ...quantities.missing,
     ...unstatedComparisons(c, p),
     ...unstatedSettings(c.text, settingsText),
+    ...unstatedPreferences(c.text, p.text),
     ...unstatedOrders(c, p),
   ];
   // An ordinary word in another's place is a swapped fact, unless the passage states the claim's
@@ -470,14 +502,24 @@ function definedSubject(a: Analysis): number | undefined {
 /**
  * The default a row of an option table states in its header's Default column, as a sentence to
  * read with the row (" Default: true."): the header is the row's context ("Option | Type |
- * Default value | Description" over "fastpaths boolean true To speed up processing..."). Read
- * only when the cell is a switch's value and every cell before it one word, as in such tables;
- * `''` otherwise (numbers are aligned as quantities wherever they stand).
+ * Default value | Description" over "fastpaths boolean true To speed up processing..."). With the
+ * row's cells known, the cell under that column, when it is one value (a word, a name, a switch:
+ * "setext" under "Option | Valid values | Default"); without them, only a switch's value with
+ * every cell before it one word, as in such tables. `''` otherwise (numbers are aligned as
+ * quantities wherever they stand).
  */
-function rowDefault(row: string, header: string | undefined): string {
+function rowDefault(
+  row: string,
+  header: string | undefined,
+  cells: readonly string[] | undefined,
+): string {
   const columns = header?.split(' | ') ?? [];
   const at = columns.findIndex((c) => /^\s*default\b/i.test(c));
   if (at < 0 || columns.length < 2) return '';
+  if (cells && cells.length === columns.length) {
+    const value = cells[at]!.trim().replace(/^[`'"]|[`'"]$/g, '');
+    return /^[\p{L}_$][\p{L}\p{N}_$.-]*$/u.test(value) ? ` Default: ${value}.` : '';
+  }
   const value = row.trim().split(/\s+/)[at] ?? '';
   return /^(?:true|false|on|off|enabled|disabled|yes|no)$/i.test(value)
     ? ` Default: ${value}.`

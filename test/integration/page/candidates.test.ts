@@ -238,4 +238,34 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     expect(found[0]!.domPath).toContain('#quiet-text');
     expect(found[0]!.context).toBe('Options -q, --quiet');
   });
+
+  it("finds a table row by its header's words, and gives its cells, so its default is read", async () => {
+    // The row itself holds only "headingStyle", "setext" and "atx": "option" and "default" are
+    // its header's.
+    const claim = 'The headingStyle option defaults to setext, the other choice being atx.';
+    const row = (await candidates(page, claim)).find((m) => m.domPath.includes('#row-heading'));
+    expect(row?.method).toBe('fuzzy');
+    expect(row?.cells).toEqual(['headingStyle', 'setext or atx', 'setext']);
+    const read = (c: string): string =>
+      verifyClaim(c, row!.quote, { heading: row!.context, cells: row!.cells }).verdict;
+    expect(read(claim)).toBe('supported');
+    expect(read('The headingStyle option defaults to atx, the other choice being setext.')).toBe(
+      'contradicted',
+    );
+  });
+
+  it('reads the fields an entry lists at the top of its section with its description', async () => {
+    const claim =
+      'merge-arrays, which merges arrays given on the command line and in a file, is off by default.';
+    const found = await candidates(page, claim);
+    const best = found.find((m) => m.domPath.includes('merge-text') || m.quote.includes('merged'));
+    expect(best?.quote).toBe(
+      'default: false key: merge-arrays Should arrays given both on the command line and in a file be merged into one.',
+    );
+    expect(verifyClaim(claim, best!.quote, { context: best!.context }).verdict).toBe('supported');
+    const flipped = claim.replace('off by default', 'on by default');
+    expect(verifyClaim(flipped, best!.quote, { context: best!.context }).verdict).toBe(
+      'contradicted',
+    );
+  });
 });
