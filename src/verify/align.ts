@@ -300,17 +300,18 @@ function neighbours(a: Analysis, term: string): [string, string][] {
 }
 
 /**
- * True when `text` has a word that `term` is the head of: the term itself in any capitals, the term
- * then a plural `s`, or the rest of an identifier (`_`, `$`, a digit, a capital: `PING_ACK`,
- * `connectTimeout`).
+ * True when `text` has a word that `term` is the head of: the term then a plural `s`, or the rest
+ * of an identifier (`_`, `$`, a digit, a capital: `PING_ACK`, `connectTimeout`); or the term in
+ * any capitals before a version number.
  */
 function headOf(text: string, term: string): boolean {
   const t = term.toLowerCase();
+  // The name in other capitals with its version ("windows 7" for "Windows"), not the word ("a
+  // stream" for "Stream").
+  if (new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(t)}\\s+v?\\d`, 'iu').test(text)) return true;
   return text.split(/[^\p{L}\p{N}_$]+/u).some((w) => {
-    if (!w.toLowerCase().startsWith(t)) return false;
+    if (!w.toLowerCase().startsWith(t) || w.length === t.length) return false;
     const rest = w.slice(t.length);
-    // The word itself in other capitals ("windows 7" for "Windows").
-    if (rest === '') return true;
     return rest === 's' || /^[_$\p{N}\p{Lu}]/u.test(rest);
   });
 }

@@ -21,9 +21,7 @@ import { norm } from './words.js';
 
 /** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
 const REORDERING = new Set(
-  'unlike than instead rather respectively versus vs both neither same whose former latter'.split(
-    ' ',
-  ),
+  'unlike than instead rather respectively versus vs neither same whose former latter'.split(' '),
 );
 
 /** Words that join two statements of one sentence ("A does X, and B does Y"). */
@@ -44,6 +42,13 @@ const QUANTIFIERS = new Set(
 /** Witnesses a swap needs: one shared word moving may be a paraphrase's rewording. */
 const MIN_SWAPPED = 1;
 
+/** The first token from `at` that is not an article or "both"/"either" ("and both X"). */
+function nextWord(a: Analysis, at: number): number {
+  let k = at;
+  while (/^(?:both|either|the|a|an)$/.test(a.tokens[k]?.lower ?? '')) k++;
+  return k;
+}
+
 /**
  * The statement of each token of a sentence whose anchors are the tokens `anchors`: ranges
  * split at `,;:` and at a conjunction that opens a clause. A statement naming no anchor joins the
@@ -56,17 +61,24 @@ function statements(
   anchors: ReadonlySet<number>,
   cut?: number,
 ): Map<number, number> {
+  // Where the text's names start: a conjunction before one may open a statement.
+  const names = new Set<number>(anchors);
+  for (const k of a.keyTerms) {
+    const spelled = norm(k.text).replace(/\s+/g, '');
+    if (spelled.length >= 2)
+      for (const at of where(a, [first, last], spelled).keys()) names.add(at);
+  }
   const parts: [number, number][] = [];
   let start = first;
   for (let i = first + 1; i <= last; i++) {
     const t = a.tokens[i]!;
     // A conjunction opens a statement of its own when it opens a clause, or when it leaves out
     // the verb between two named things ("text/plain for binary data and application/json for
-    // textual data").
+    // textual data"; "an instance of tty.ReadStream and both process.stdout and ...").
     const joins =
       JOINS.has(t.lower) &&
       (t.clause !== a.tokens[i - 1]!.clause ||
-        (anchors.has(i + 1) && [...anchors].some((k) => k >= start && k < i)));
+        (names.has(nextWord(a, i + 1)) && [...anchors].some((k) => k >= start && k < i)));
     if (/^[,;:]$/.test(t.text) || joins || i === cut) {
       parts.push([start, i - 1]);
       start = i;

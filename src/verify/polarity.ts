@@ -199,8 +199,35 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
     // or a negated word the other clause states too ("will not retry" / "will retry"). Otherwise
     // the clauses pair by their nouns but predicate different things.
+    // Two clauses that share nearly all their words but the verb state one fact with two verbs
+    // ("does not contain the built JavaScript library" / "includes the built javascript
+    // library"): the verbs fill one slot, whatever WordNet says of them.
+    const verbOf = (a: Analysis, words: readonly number[], other: (k: number) => boolean) =>
+      words.filter((k) => a.tokens[k]!.pos === 'VERB' && !other(k));
+    // The page's verb of such a pair, or undefined.
+    const slotVerb = (x: (typeof pairs)[number]): number | undefined => {
+      const mine = verbOf(claim, c.words, (i) =>
+        x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
+      const theirs = verbOf(page, x.clause.words, (j) =>
+        c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
+      const rest = c.words.length - 1;
+      // A verb of the claim the page states elsewhere is no verb put otherwise.
+      const elsewhere = (i: number): boolean =>
+        page.tokens.some((t) => t.content && related(claim.tokens[i]!, t));
+      return mine.length === 1 &&
+        theirs.length === 1 &&
+        !elsewhere(mine[0]!) &&
+        (claim.tokens[mine[0]!]!.negated || page.tokens[theirs[0]!]!.negated) &&
+        x.shared.length >= Math.max(3, Math.ceil(rest * 0.75))
+        ? theirs[0]
+        : undefined;
+    };
+    const slot = (x: (typeof pairs)[number]): boolean => slotVerb(x) !== undefined;
     const touches = (x: (typeof pairs)[number]): boolean =>
       x.flips.length > 0 ||
+      slot(x) ||
       c.words.some(
         (i) =>
           claim.tokens[i]!.negated &&
@@ -276,6 +303,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     const pageAt =
       negatedIn(page, x.clause.words) ??
       flip?.[1] ??
+      slotVerb(x) ??
       x.shared.find((j) => page.tokens[j]!.pos === 'VERB') ??
       x.shared[0] ??
       x.clause.words[0]!;

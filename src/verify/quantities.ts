@@ -118,6 +118,10 @@ export function extractQuantities(text: string): Quantity[] {
     out.push(q);
     taken.push([q.start, q.end]);
   };
+  // A number passed to a call ("malloc(100)", "realloc(200)") is part of the code that names the
+  // call, no measure: "realloc(200)" on the page is no answer to the claim's "200 bytes".
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*\(\s*\d[\d.,\s]*\)/g))
+    taken.push([m.index + m[0].indexOf('('), m.index + m[0].length]);
   const date = (start: number, end: number, y: number, m: number, d: number): void => {
     if (!free(start, end)) return;
     push({

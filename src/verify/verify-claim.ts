@@ -269,7 +269,6 @@ export function verifyClaim(
     ...quantities.missing,
     ...unstatedComparisons(c, p),
     ...unstatedSettings(c.text, settingsText),
-    ...unstatedPreferences(c.text, p.text),
     ...unstatedOrders(c, p),
   ];
   // An ordinary word in another's place is a swapped fact, unless the passage states the claim's
@@ -330,6 +329,9 @@ export function verifyClaim(
         : `the passage is about something else (${describe(conflicts[0]!)})`,
     };
   }
+  // A preference the passage leaves open ("stored in -- or _") keeps it from supporting, but is
+  // no reason to doubt a conflict it states.
+  missing.push(...unstatedPreferences(c.text, p.text));
   // Words a passage must state itself, not only share the claim's topic:
   // - the case a claim's condition names ("when you give createConnection a callback"): a
   //   passage that names no such thing speaks of the general case;

@@ -90,6 +90,19 @@ describe('verifyClaim: names that a longer word or another literal does not stat
     expectSupported('PING frames are answered.', 'PINGs are answered as frames arrive.');
   });
 
+  it('takes a name that is also a word in other capitals only before its version', () => {
+    expectSupported(
+      'Autoseeding without crypto is somewhat slow, taking about twenty to thirty milliseconds on a 2012 Windows 7 laptop.',
+      'Autoseeding without crypto is somewhat slow, about 20-30 milliseconds on a 2012 windows 7 1.5ghz i5 laptop, as seen on Firefox 19, IE 10, and Opera.',
+    );
+    expect(
+      verdict(
+        'When body is a Stream, node-fetch sets Content-Length automatically.',
+        'Content-Length | (automatically calculated, if possible) Transfer-Encoding | chunked (when req.body is a stream) User-Agent | node-fetch',
+      ),
+    ).not.toBe('supported');
+  });
+
   it('contradicts a call made with another literal', () => {
     const page =
       "Route handlers and middleware can themselves use next('router') at any time to exit the current router instance.";
@@ -124,6 +137,28 @@ describe('verifyClaim: a negated predicate the page states in the next clause', 
       'negation',
     );
     expectSupported("A datagram bigger than the receiver's MTU is silently dropped.", page);
+  });
+
+  it('pairs two verbs of clauses that share all else ("does not contain" / "includes")', () => {
+    const page =
+      'Note: The published NPM package includes the built javascript library. If you cloned this repo and wish to build the library manually use: npm run build';
+    expectConflict(
+      'The smart-buffer package published on npm does not contain the built JavaScript library.',
+      page,
+      'negation',
+      { claim: 'not contain', page: 'includes' },
+    );
+    expectSupported(
+      'The smart-buffer package published on npm contains the built JavaScript library.',
+      page,
+    );
+    // A verb the page states in another clause is not put otherwise in this one.
+    expect(
+      verdict(
+        'For a new Python 3 version only architecture any packages need to be rebuilt; architecture all packages generally do not.',
+        'For Python 3, there is no general need to update architecture all packages for a new Python 3 version. Only architecture any packages need to be rebuilt.',
+      ),
+    ).toBe('supported');
   });
 
   it('reads "without" + a gerund as a clause of its own', () => {
@@ -177,11 +212,26 @@ describe('verifyClaim: contrasts and pairs turned round', () => {
       "When populate-- is enabled, arguments after -- end up in _ instead of under the '--' key; the setting defaults to false.";
     const open = 'default: false. key: populate--. Should unparsed flags be stored in -- or _.';
     expect(verdict(claim, open, 'API populate --')).not.toBe('supported');
+    // It keeps nothing from a conflict the passage states.
+    expectConflict(
+      'If the decode function throws, parse passes the error on to the caller instead of returning the original value.',
+      'Note: if an error is thrown from the decode function, parse does not pass it on; the original, non-decoded value is returned.',
+      'negation',
+    );
     expectSupported(
       claim,
       "default: false. key: populate--. Arguments after -- end up in _, not under the '--' key.",
       { context: 'API populate --' },
     );
+  });
+
+  it('contradicts two names traded in a sentence that joins its statements with "and both"', () => {
+    const page =
+      'When Node.js detects that it is being run with a text terminal attached, process.stdin will, by default, be initialized as an instance of tty.ReadStream and both process.stdout and process.stderr will, by default, be instances of tty.WriteStream.';
+    const claim = (a: string, b: string): string =>
+      `When Node.js detects an attached text terminal, process.stdin is set up by default as a ${a}, while process.stdout and process.stderr are both ${b} instances.`;
+    expect(verdict(claim('tty.WriteStream', 'tty.ReadStream'), page, 'TTY')).toBe('contradicted');
+    expect(verdict(claim('tty.ReadStream', 'tty.WriteStream'), page, 'TTY')).toBe('supported');
   });
 
   it('reads "will be overridden by" as an order', () => {
@@ -205,6 +255,18 @@ describe('verifyClaim: words that read as numbers, comparisons or negations but 
       analyze('Once a block is reallocated, DHAT keeps its program point.').quantities,
     ).toEqual([]);
     expect(analyze('It runs once a day.').quantities.map((q) => q.value)).toEqual([1]);
+  });
+
+  it('takes a number passed to a call for code, not for a measure', () => {
+    expect(
+      analyze('Imagine a malloc(100) call followed by a realloc(200) call.').quantities,
+    ).toEqual([]);
+    const page =
+      'Imagine a malloc(100) call followed by a realloc(200) call. This combination is considered to add two to the total block count, and 300 bytes to the total bytes count.';
+    const claim = (bytes: number): string =>
+      `DHAT counts a malloc(100) followed by a realloc(200) as two blocks and ${bytes} bytes in its totals.`;
+    expect(verdict(claim(300), page, 'DHAT')).toBe('supported');
+    expect(verdict(claim(200), page, 'DHAT')).toBe('contradicted');
   });
 
   it('counts the head of a noun compound: "12 stack frames" are frames', () => {
