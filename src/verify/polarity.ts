@@ -196,9 +196,6 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       const most = Math.max(...pairs.map(context));
       pairs = pairs.filter((x) => context(x) === most);
     }
-    // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
-    // or a negated word the other clause states too ("will not retry" / "will retry"). Otherwise
-    // the clauses pair by their nouns but predicate different things.
     // Two clauses that share nearly all their words but the verb state one fact with two verbs
     // ("does not contain the built JavaScript library" / "includes the built javascript
     // library"): the verbs fill one slot, whatever WordNet says of them.
@@ -224,7 +221,11 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         ? theirs[0]
         : undefined;
     };
-    const slot = (x: (typeof pairs)[number]): boolean => slotVerb(x) !== undefined;
+    const slots = new Map(pairs.map((x) => [x, slotVerb(x)]));
+    const slot = (x: (typeof pairs)[number]): boolean => slots.get(x) !== undefined;
+    // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
+    // two verbs in one slot, or a negated word the other clause states too ("will not retry" /
+    // "will retry"). Otherwise the clauses pair by their nouns but predicate different things.
     const touches = (x: (typeof pairs)[number]): boolean =>
       x.flips.length > 0 ||
       slot(x) ||
@@ -303,7 +304,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     const pageAt =
       negatedIn(page, x.clause.words) ??
       flip?.[1] ??
-      slotVerb(x) ??
+      slots.get(x) ??
       x.shared.find((j) => page.tokens[j]!.pos === 'VERB') ??
       x.shared[0] ??
       x.clause.words[0]!;
