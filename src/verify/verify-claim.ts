@@ -185,10 +185,10 @@ export function verifyClaim(
   const symbols = symbolsStated(c, p.text);
   const pieces = identifierPieces(p.text);
   // A table row says what its header says of each cell ("setext" is a `Default`).
-  const header =
-    options.cells && options.cells.length === (options.heading?.split(' | ').length ?? 0)
-      ? analyze(options.heading!).tokens.filter((x) => x.content)
-      : [];
+  const columns = options.heading?.split(' | ') ?? [];
+  // The row's cells, when they line up with its header's columns.
+  const cells = options.cells?.length === columns.length ? options.cells : undefined;
+  const header = cells ? analyze(options.heading!).tokens.filter((x) => x.content) : [];
   for (const i of words) {
     const t = c.tokens[i]!;
     if (p.tokens.some((x) => x.content && related(t, x))) matched.add(i);
@@ -207,10 +207,13 @@ export function verifyClaim(
   // changed one when the text itself states none. Section numbers ("10.3.2") and the version of
   // the docs in a page title ("Node.js v20.20.2 Documentation") are none.
   const headingVersions = [
-    ...(options.heading ?? '').matchAll(/\b(?:since|added in:?)\s*v?(\d+\.\d+(?:\.\d+)?)\b/gi),
+    ...(options.heading ?? '').matchAll(
+      new RegExp(`\\b(?:since|added in:?)\\s*v?(${VERSION})\\b`, 'gi'),
+    ),
   ].map((m) => m[1]!);
   if (headingVersions.length > 0) {
-    const version = (q: string): string | undefined => /^v?(\d+\.\d+(?:\.\d+)?)$/i.exec(q)?.[1];
+    const version = (q: string): string | undefined =>
+      new RegExp(`^v?(${VERSION})$`, 'i').exec(q)?.[1];
     const plain = !p.quantities.some((q) => q.kind === 'version');
     for (const q of quantities.missing) {
       const v = version(q);
@@ -248,7 +251,7 @@ export function verifyClaim(
     }
   }
   // A row of an option table states its default in the header's Default column.
-  const settingsText = p.text + rowDefault(p.text, options.heading, options.cells);
+  const settingsText = p.text + rowDefault(p.text, columns, cells);
   const conflicts = [
     ...quantities.conflicts,
     ...polarity,
@@ -512,13 +515,12 @@ function definedSubject(a: Analysis): number | undefined {
  */
 function rowDefault(
   row: string,
-  header: string | undefined,
+  columns: readonly string[],
   cells: readonly string[] | undefined,
 ): string {
-  const columns = header?.split(' | ') ?? [];
   const at = columns.findIndex((c) => /^\s*default\b/i.test(c));
   if (at < 0 || columns.length < 2) return '';
-  if (cells && cells.length === columns.length) {
+  if (cells) {
     const value = cells[at]!.trim().replace(/^[`'"]|[`'"]$/g, '');
     return /^[\p{L}_$][\p{L}\p{N}_$.-]*$/u.test(value) ? ` Default: ${value}.` : '';
   }
@@ -527,6 +529,9 @@ function rowDefault(
     ? ` Default: ${value}.`
     : '';
 }
+
+/** A version number as a heading gives it: "5.2.0", "0.1.99", "17.0". */
+const VERSION = String.raw`\d+\.\d+(?:\.\d+)?`;
 
 /** The tokens of a text's subject: those before its first verb, in its first clause. */
 function subjectOf(a: Analysis): Analysis['tokens'] {
