@@ -97,7 +97,9 @@ export function quantityAlignment(
       q,
       claim,
       page,
-      candidates.filter((p) => !stated.has(p.start) && aligned(q, claim, p, page)),
+      candidates.filter(
+        (p) => !stated.has(p.start) && !example(page, p) && aligned(q, claim, p, page),
+      ),
     );
     if (different) {
       conflicts.push({ kind: q.kind, claim: q.text, page: different.text });
@@ -124,6 +126,15 @@ export function quantityAlignment(
       missing.push(q.text);
   }
   return { conflicts, missing };
+}
+
+/**
+ * True when the page gives the value as an example ("Use a large number (e.g. 100000) to show all
+ * lines"): it illustrates a choice, and states no value another can differ from.
+ */
+function example(page: Analysis, p: Quantity): boolean {
+  const before = page.text.slice(Math.max(0, p.start - 16), p.start);
+  return /(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as|\blike)[\s,:]*$/i.test(before);
 }
 
 /** The content words (lower case) among the eight words either side of a quantity. */

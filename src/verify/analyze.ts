@@ -416,9 +416,15 @@ export function analyze(written: string): Analysis {
       /^(?:is|are|was|were|has|does|did|will|would|can|could|may|might|shall|should|must)$/i.test(
         values[i + 1] ?? '',
       );
+    // "--branch-sim=no", "enabled: no": a value given to a name, not a negation ("Encoding: No
+    // BOM added" negates the BOM).
+    const assigned =
+      lower === 'no' &&
+      (values[i - 1] === '=' || (values[i - 1] === ':' && !/^\p{L}/u.test(values[i + 1] ?? '')));
     const cue =
       (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented || instead) &&
       !elided &&
+      !assigned &&
       !negatesBound(values, tags, i);
     if (cue) {
       pending++;

@@ -70,8 +70,13 @@ function statements(
   }
   const parts: [number, number][] = [];
   let start = first;
+  // A comma inside parentheses ends no statement: "(that is, jumps to unknown destinations)".
+  let depth = 0;
   for (let i = first + 1; i <= last; i++) {
     const t = a.tokens[i]!;
+    if (t.text === '(') depth++;
+    else if (t.text === ')') depth = Math.max(0, depth - 1);
+    if (depth > 0 && t.text === ',') continue;
     // A conjunction opens a statement of its own when it opens a clause, or when it leaves out
     // the verb between two named things ("text/plain for binary data and application/json for
     // textual data"; "an instance of tty.ReadStream and both process.stdout and ...").

@@ -96,9 +96,11 @@ export function comparativesOf(tokens: readonly Token[]): Comparative[] {
     ) {
       return;
     }
+    // "most dramatically", "least likely": the superlative of the modifier, not of an amount.
+    const superlative = /^(?:most|least)$/.test(t.lower) && /^(?:ADJ|ADV)$/.test(next?.pos ?? '');
     if (
       relation &&
-      (t.lower === 'more' || t.lower === 'less' || t.lower === 'fewer') &&
+      (t.lower === 'more' || t.lower === 'less' || t.lower === 'fewer' || superlative) &&
       next?.lower !== 'than'
     ) {
       // "more X" compares X: the next content word is what grows or shrinks.

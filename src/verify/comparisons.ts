@@ -118,6 +118,22 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
     // sentence may state both cases: "lower levels run faster, while higher levels run slower").
     const closest = degree ? Math.max(0, ...eligible.map(clauseShare)) : 0;
     const most = degree && closest < 2 ? Math.max(0, ...eligible.map(subject)) : 0;
+    // With no clause sharing more, the page's own words for the comparison decide: "a lower
+    // level ... is much faster" is answered by "A lower level ... will be much faster", not by
+    // the sentence on the higher level that shares more of the claim's other words.
+    const head = (a: Analysis, at: number): string | undefined =>
+      a.tokens.slice(at + 1, at + 3).find((t) => t.content)?.lemma;
+    const echoed =
+      degree &&
+      closest < 2 &&
+      head(claim, c.at) !== undefined &&
+      eligible.some(
+        (p) =>
+          p.text.toLowerCase() === c.text.toLowerCase() &&
+          clauseShare(p) >= 1 &&
+          head(page, p.at) === head(claim, c.at),
+      );
+    if (echoed) continue;
     for (const p of eligible) {
       if (closest >= 2 && clauseShare(p) < closest) continue;
       if (most >= 2 && subject(p) < most) continue;

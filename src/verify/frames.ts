@@ -7,7 +7,7 @@ import { UNITS } from './quantity-words.js';
 import { sentenceBounds } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
-import { amountReworded, canSwap, related } from './words.js';
+import { amountReworded, canSwap, inVerbSlot, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 const SWAPPABLE = new Set(['NOUN', 'PROPN', 'ADJ', 'ADV', 'NUM', 'X']);
@@ -111,6 +111,7 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
       // Before an article both may be verbs taking an object ("returns the" / "transitions the"):
       // a paraphrase's change of verb, not a swapped fact.
       if (/^(?:the|a|an)$/.test(frame[2]!) && verbish(c) && verbish(p)) continue;
+      if (inVerbSlot(claim.tokens, i) && verbish(p)) continue;
       if (!canSwap(c, p) || amountReworded(c, p)) continue;
       swapped ??= p;
     }

@@ -6,7 +6,7 @@
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
-import { hedged, sentences } from './predicates.js';
+import { hedged, sentences, switchedOff } from './predicates.js';
 import { CONDITIONS } from './conditions.js';
 
 /** True when token `at` stands in a clause a condition word opens ("if you set it to true"). */
@@ -92,8 +92,8 @@ function clausesOf(a: Analysis): Clause[] {
       byId.set(t.clause, (c = { words: [], cues: 0 }));
       if (purpose(a.tokens, i)) goals.add(t.clause);
     }
-    // "unless X is set" states the case "if X is not set".
-    if (t.cue || t.lower === 'unless') c.cues++;
+    // "unless X is set" states the case "if X is not set"; "is off", "if X is not on".
+    if (t.cue || t.lower === 'unless' || switchedOff(a.tokens, i)) c.cues++;
     else if (t.content) c.words.push(i);
   });
   return [...byId].filter(([id, c]) => c.words.length > 0 && !goals.has(id)).map(([, c]) => c);
@@ -163,8 +163,16 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       // A page word the claim states already is no antonym of another claim word ("the new keys
       // are not used" against "the old and the new keys": "used"/"new" would pair twice).
       for (const i of rest) {
+        // Nor is a value the claim gives elsewhere: it names both ("setting cut to true lets it
+        // break words; the option is false by default"), and the page's is the default.
         const opposite = p.words.find(
-          (j) => !shared.includes(j) && areAntonyms(claim.tokens[i]!, page.tokens[j]!),
+          (j) =>
+            !shared.includes(j) &&
+            areAntonyms(claim.tokens[i]!, page.tokens[j]!) &&
+            !(
+              /^(?:true|false)$/.test(page.tokens[j]!.lower) &&
+              claim.tokens.some((t) => t.lower === page.tokens[j]!.lower)
+            ),
         );
         if (
           opposite !== undefined &&
@@ -196,11 +204,28 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       const most = Math.max(...pairs.map(context));
       pairs = pairs.filter((x) => context(x) === most);
     }
+    // Of tied clauses, one that states a claim word as written accounts for it: its antonym in
+    // the other is that clause's own word ("Though the call will be asynchronous ..., it is
+    // implemented as a synchronous call" for "it is implemented as a synchronous call").
+    for (const x of pairs) {
+      x.flips = x.flips.filter(
+        ([i]) =>
+          !pairs.some(
+            (y) =>
+              y !== x && y.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+          ),
+      );
+    }
     // Two clauses that share nearly all their words but the verb state one fact with two verbs
     // ("does not contain the built JavaScript library" / "includes the built javascript
     // library"): the verbs fill one slot, whatever WordNet says of them.
-    const verbOf = (a: Analysis, words: readonly number[], other: (k: number) => boolean) =>
-      words.filter((k) => a.tokens[k]!.pos === 'VERB' && !other(k));
+    // A gerund beside a finite verb names the act the clause is about, not what it predicates
+    // ("calling it on the main thread also changes the order"): the finite verb fills the slot.
+    const verbOf = (a: Analysis, words: readonly number[], other: (k: number) => boolean) => {
+      const verbs = words.filter((k) => a.tokens[k]!.pos === 'VERB' && !other(k));
+      const finite = verbs.filter((k) => !a.tokens[k]!.lower.endsWith('ing'));
+      return finite.length > 0 ? finite : verbs;
+    };
     // The page's verb of such a pair, or undefined.
     const slotVerb = (x: (typeof pairs)[number]): number | undefined => {
       const mine = verbOf(claim, c.words, (i) =>
@@ -318,11 +343,13 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
   return out;
 }
 
-/** Negation cues (and "unless") in each clause of a text, by clause index. */
+/** Negation cues (and "unless", and "is off") in each clause of a text, by clause index. */
 function cuesByClause(a: Analysis): Map<number, number> {
   const out = new Map<number, number>();
-  for (const t of a.tokens)
-    if (t.cue || t.lower === 'unless') out.set(t.clause, (out.get(t.clause) ?? 0) + 1);
+  a.tokens.forEach((t, i) => {
+    if (t.cue || t.lower === 'unless' || switchedOff(a.tokens, i))
+      out.set(t.clause, (out.get(t.clause) ?? 0) + 1);
+  });
   return out;
 }
 
@@ -344,6 +371,9 @@ function predicateFlips(claim: Analysis, page: Analysis, compared: Set<number>):
     if (!cue || !/^(?:not|n't|never|no|cannot)$/.test(cue.lower)) continue;
     const at = page.tokens.flatMap((x, j) => (x.content && related(t, x) ? [j] : []));
     if (at.length === 0) continue;
+    // A claim that states the word plainly too contrasts two things ("relative to the accesses,
+    // not relative to the misses"): the plain one is the page's.
+    if (claim.tokens.some((x, k) => k !== i && x.content && !x.negated && related(t, x))) continue;
     if (at.some((j) => page.tokens[j]!.negated || (pageCues.get(page.tokens[j]!.clause) ?? 0) % 2))
       continue;
     const clause = page.tokens[at[0]!]!.clause;

@@ -90,6 +90,21 @@ function negatedAt(tokens: readonly Token[], at: number): boolean {
   return false;
 }
 
+/** Words after which `off` is a switch's value: "is off", "turned off", "left off". */
+const SWITCHES = new Set(
+  'is are was be been stays remains turn turns turned switch switches switched leaves left'.split(
+    ' ',
+  ),
+);
+
+/**
+ * True when token `at` is `off` put as a switch's value ("stack profiling is off"): a negation
+ * with no cue, as "is not on". `off` of a phrasal verb ("cut off", "kick off") is not.
+ */
+export function switchedOff(tokens: readonly Token[], at: number): boolean {
+  return tokens[at]!.lower === 'off' && at > 0 && SWITCHES.has(tokens[at - 1]!.lower);
+}
+
 /**
  * True when the clause negates the token's predication: an odd number of cues before it in its
  * clause, flipped by a cue right after it that quantifies its object ("makes no requests",
@@ -100,7 +115,8 @@ function clauseNegated(tokens: readonly Token[], at: number): boolean {
   let cues = tokens.filter((x, i) => i < at && x.clause === clause && x.cue).length;
   for (let i = at + 1; i < tokens.length && tokens[i]!.clause === clause; i++) {
     const x = tokens[i]!;
-    if (x.cue) cues++;
+    // "stack profiling is off" negates the profiling as "is not on" would.
+    if (x.cue || switchedOff(tokens, i)) cues++;
     if (x.cue || !/^(?:ADP|DET|ADV|AUX|PART)$/.test(x.pos)) break;
   }
   return cues % 2 === 1;

@@ -250,6 +250,16 @@ export function extractQuantities(text: string): Quantity[] {
     const value = m[1] ? -Infinity : Infinity;
     raws.push({ start, end, value, high: value, bound: null });
   }
+  // "every tenth snapshot" counts as "every 10th snapshot" does ("every second" is mostly time).
+  for (const m of lower.matchAll(
+    new RegExp(`\\bevery\\s+(${DAY_WORDS.slice(2).join('|')})\\b`, 'g'),
+  )) {
+    const start = m.index + m[0].length - m[1]!.length;
+    const end = m.index + m[0].length;
+    if (!free(start, end)) continue;
+    const value = dayOf(m[1]!);
+    raws.push({ start, end, value, high: value, bound: null });
+  }
   for (const m of text.matchAll(WORD_NUMBER)) {
     let body = m[0].replace(/[\s-]+$/, '');
     let start = m.index;

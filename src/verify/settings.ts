@@ -47,16 +47,64 @@ export function statedDefaults(text: string): [boolean, string][] {
   return out;
 }
 
+/** Words that negate an act. */
+const NEGATES = /\b(?:not|never|no|without)\b|n't\b/;
+
+/** Words that name a switch's value ("on" only as one: "is on", not "on every call"). */
+const NAMES_VALUE =
+  /\b(?:off|true|false|enabled|disabled|yes)\b|\b(?:is|are|turned|switched|stays|remains)\s+on\b/;
+
+/**
+ * What a text does "by default" without naming a value ("Massif profiles stacks by default": on;
+ * "it does not follow links by default": off), with the clause that says it. A clause that names
+ * a value is left to {@link statedDefaults}.
+ */
+function actsByDefault(text: string): [boolean, string][] {
+  const out: [boolean, string][] = [];
+  for (const sentence of text.toLowerCase().split(/[.;:!?](?:\s|$)/)) {
+    const parts = sentence.split(/,\s*/);
+    parts.forEach((part, i) => {
+      if (!/\bby default\b/.test(part)) return;
+      // "By default, X does Y": the clause is the part after the comma.
+      const clause = /^\s*by default\s*$/.test(part) ? `${part}, ${parts[i + 1] ?? ''}` : part;
+      if (NAMES_VALUE.test(clause)) return;
+      out.push([!NEGATES.test(clause), clause.trim()]);
+    });
+  }
+  return out;
+}
+
+/** Words of four letters or more, cut to five, as a crude stem ("profiling" / "profiles"). */
+const stems = (text: string): Set<string> =>
+  new Set((text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).map((w) => w.slice(0, 5)));
+
+const NOT_SUBJECTS = new Set(['defau', 'unles', 'which', 'there', 'their', 'these', 'those']);
+
 /**
  * A claim's switch default against the passage's: a conflict when the passage states defaults and
  * none has the claim's value ("strictDepth is on by default" / "strictDepth (defaulted to false)").
+ * A claim that says what happens by default ("Massif profiles stacks by default") states the
+ * value on; it conflicts with a passage whose defaults are all off, where the passage's default
+ * names a word of the claim's clause ("By default, stack profiling is off").
  */
 function defaultConflicts(claim: string, page: string): Conflict[] {
   const theirs = statedDefaults(page);
   if (theirs.length === 0) return [];
-  for (const [value, words] of statedDefaults(claim)) {
+  const mine = statedDefaults(claim);
+  for (const [value, words] of mine) {
     if (theirs.some(([v]) => v === value)) continue;
     return [{ kind: 'negation', claim: words, page: theirs[0]![1] }];
+  }
+  if (mine.length > 0) return [];
+  for (const [value, clause] of actsByDefault(claim)) {
+    if (theirs.some(([v]) => v === value)) continue;
+    const named = stems(clause);
+    const at = theirs.find(([, words]) => {
+      const where = page.toLowerCase().indexOf(words.toLowerCase());
+      const before = page.slice(Math.max(0, where - 40), where);
+      return [...stems(`${before} ${words}`)].some((w) => named.has(w) && !NOT_SUBJECTS.has(w));
+    });
+    if (at) return [{ kind: 'negation', claim: clause, page: at[1] }];
   }
   return [];
 }

@@ -9,7 +9,7 @@ import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { CONDITIONS } from './conditions.js';
 import type { Conflict } from './verify-claim.js';
-import { amountReworded, areAntonyms, canSwap, related } from './words.js';
+import { amountReworded, areAntonyms, canSwap, inVerbSlot, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /** A verb's -ed or -ing form ("compiled", "pending"), not a verb that ends so ("speed"). */
@@ -139,6 +139,20 @@ function statedElsewhere(
   });
 }
 
+/** True when token `i` opens an example: "such as *splat", "e.g. foo", "for example bar". */
+function exampled(tokens: readonly Token[], i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && /^(?:PUNCT|SYM)$/.test(tokens[k]!.pos)) k--;
+  const w = tokens[k]?.lower;
+  const before = tokens[k - 1]?.lower;
+  return (
+    (w === 'as' && before === 'such') ||
+    ((w === 'example' || w === 'instance') && before === 'for') ||
+    /^e\.?g\.?$/.test(w ?? '') ||
+    (w === 'g' && before === '.')
+  );
+}
+
 /** True when the token is a word of one of the terms (each given as its lower-case pieces). */
 const pieceOf = (terms: readonly string[][], t: Token): boolean =>
   terms.some((x) => x.includes(t.lower));
@@ -203,8 +217,11 @@ function swapsIn(
     // A unit is compared with its number ("wait milliseconds" / "the wait period").
     if (!isSlotWord(c) || judged.has(i) || UNITS.has(c.lower)) continue;
     if (terms.some((x) => x === c.lower || x.split(' ').includes(c.lower))) continue;
+    // An example the claim gives ("a wildcard such as *splat") fills no slot of the page's.
+    if (exampled(claim.tokens, i)) continue;
     // A verb the tagger read as a noun ("the event returns the Client"): a paraphrase changes verbs.
     if (/^(?:the|a|an)$/.test(claim.tokens[i + 1]?.lower ?? '') && verbish(c)) continue;
+    if (inVerbSlot(claim.tokens, i)) continue;
     const sentence = page.tokens.slice(s, e);
     if (sentence.some((p) => p.content && (related(c, p) || areAntonyms(c, p)))) continue;
     // The nearest neighbours the sentence states: a second changed word beside this one leaves

@@ -133,6 +133,77 @@ const KINDS = new Set(
 const clauseNegated = (tokens: Analysis['tokens'], i: number): boolean =>
   tokens.filter((x) => x.clause === tokens[i]!.clause && x.cue).length % 2 === 1;
 
+/** Conjunctions that open a statement of its own when they open a clause. */
+const STATEMENT_JOINS = new Set(['and', 'but', 'while', 'whereas', 'yet']);
+
+/** Ways a claim names an option in plain words: "the trim option", "setting trim to true". */
+const OPTION_NAMES: readonly RegExp[] = [
+  /\bthe\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$.-]*)[`'"]?\s+(?:option|setting|flag)\b/giu,
+  /\bsetting\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$.-]*)[`'"]?\s+to\b/giu,
+];
+
+/** Words in a name's place that name none: "the same option", "setting it to 0". */
+const NOT_OPTION_NAMES = new Set(
+  'a an the this that these those it them its their your same other another default new first last each any every one only such command line main global'.split(
+    ' ',
+  ),
+);
+
+/**
+ * An option the claim names in plain words ("Setting trim to true ...") that neither the passage
+ * nor what it stands under names: the passage is another option's entry ("Default: false Break a
+ * word ..." under `options.cut`), whatever else it shares. A name is a fact no rewording drops.
+ */
+function unnamedOptions(claim: string, stated: string): string[] {
+  const text = norm(stated);
+  const out: string[] = [];
+  for (const re of OPTION_NAMES) {
+    for (const m of claim.matchAll(re)) {
+      const name = m[1]!.replace(/[.-]+$/, '');
+      if (name.length < 2 || NOT_OPTION_NAMES.has(name.toLowerCase())) continue;
+      if (!hasTerm(text, name)) out.push(name);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** Values of a setting: a statement that gives one states a fact no rewording drops. */
+const SETTING_VALUES = new Set(['true', 'false', 'enabled', 'disabled']);
+
+/**
+ * The words of a statement the claim joins to another that the passage leaves out: "the sensitive
+ * and trailing options default to true and the delimiter is '/'" against a passage on the
+ * delimiter alone. The claim's coverage as a whole may pass while one of its statements is not
+ * there at all: such a statement (three words or more missing, and at most one stated, or fewer
+ * than half with a setting's value among the missing) keeps the passage from supporting ("..., and
+ * can rely on that method being available" against a passage that only says it MAY be read).
+ */
+function unstatedStatements(c: Analysis, words: readonly number[], matched: Set<number>): string[] {
+  const groups: number[][] = [[]];
+  let clause = -1;
+  for (const i of words) {
+    const t = c.tokens[i]!;
+    if (t.clause !== clause && clause >= 0) {
+      // The first token of the word's clause that is a word: a conjunction opening it, or a ";".
+      const opener = c.tokens.find((x) => x.clause === t.clause && x.pos !== 'PUNCT');
+      const before = c.tokens.findLast((x, k) => k < i && x.clause < t.clause);
+      if ((opener && STATEMENT_JOINS.has(opener.lower)) || before?.text === ';') groups.push([]);
+    }
+    clause = t.clause;
+    groups.at(-1)!.push(i);
+  }
+  if (groups.length < 2) return [];
+  const out: string[] = [];
+  for (const g of groups) {
+    const left = g.filter((i) => !matched.has(i));
+    const setting = left.some((i) => SETTING_VALUES.has(c.tokens[i]!.lower));
+    const stated = g.length - left.length;
+    if (left.length >= 3 && (stated <= 1 || (setting && left.length * 2 > g.length)))
+      out.push(left.map((i) => c.tokens[i]!.text).join(' '));
+  }
+  return out;
+}
+
 /**
  * Decides whether `passage` supports `claim`. Numbers are compared with their units and bounds
  * (`30 s` = `30000 ms`, `up to three` = `at most 3`), dates and versions part by part; polarity
@@ -402,6 +473,8 @@ export function verifyClaim(
     if (pageNorm.includes(t.lower)) continue;
     if (!c.comparatives.some((x) => x.at === i)) missing.push(t.text);
   }
+  missing.push(...unstatedStatements(c, words, matched));
+  missing.push(...unnamedOptions(c.text, `${p.text} ${options.context ?? ''}`));
   if (missing.length > 0) {
     return {
       verdict: 'unrelated',

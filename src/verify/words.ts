@@ -263,3 +263,18 @@ export function identifierPieces(text: string): Set<string> {
   }
   return out;
 }
+
+/**
+ * True when token `i` stands where a verb does, whatever the tagger read: a verb after a
+ * preposition ("by walking directories"), or a word in -s with a verb sense right after a name
+ * that is its subject ("DHAT tracks program progress"). A paraphrase changes such verbs ("tracks"
+ * / "measures", "walking" / "traversing"); they hold no swappable fact.
+ */
+export function inVerbSlot(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  const before = tokens[i - 1];
+  const wn = loadWordNet();
+  if (!wn.synsets(t.lemma).some((id) => id.startsWith('v'))) return false;
+  if (t.pos === 'VERB' && /ing$/.test(t.lower) && before?.pos === 'ADP') return true;
+  return /[^s]s$/.test(t.lower) && before?.pos === 'PROPN' && t.clause === before.clause;
+}
