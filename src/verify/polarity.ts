@@ -47,6 +47,13 @@ function conditionFlips(claim: Analysis, page: Analysis): Conflict[] {
   return [];
 }
 
+/** True when token `at` is true/false given as a default: "(default: false)", "true by default". */
+function defaultValue(tokens: readonly Token[], at: number): boolean {
+  if (!/^(?:true|false)$/.test(tokens[at]!.lower)) return false;
+  const near = tokens.slice(Math.max(0, at - 3), at + 4).map((t) => t.lower);
+  return near.includes('default') || near.includes('defaults');
+}
+
 /** The cue and the word it negates: `not enabled`; or the word alone. */
 function phrase(tokens: readonly Token[], at: number): string {
   const t = tokens[at]!;
@@ -172,7 +179,10 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
             !(
               /^(?:true|false)$/.test(page.tokens[j]!.lower) &&
               claim.tokens.some((t) => t.lower === page.tokens[j]!.lower)
-            ),
+            ) &&
+            // Two defaults are compared by the settings check, which reads whose default each
+            // is ("sensitive ... (default: false) end ... (default: true)").
+            !(defaultValue(claim.tokens, i) && defaultValue(page.tokens, j)),
         );
         if (
           opposite !== undefined &&

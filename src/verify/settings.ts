@@ -6,6 +6,7 @@
  */
 import type { Conflict } from './verify-claim.js';
 import { UNITS } from './quantity-words.js';
+import { escapeRegExp } from './words.js';
 
 const VALUE = '(on|off|true|false|enabled|disabled|yes|no)';
 
@@ -27,21 +28,87 @@ const DEFAULTS: readonly RegExp[] = [
   ),
   // "true unless you turn it off", "off unless enabled"
   new RegExp(`\\b(not\\s+)?${VALUE}\\s+unless\\b`, 'g'),
+  // "set to true (the default value)", "false (default)"
+  new RegExp(`\\b()${VALUE}\\s*\\(\\s*(?:the\\s+)?default(?:\\s+value)?\\s*\\)`, 'g'),
 ];
 
 const TRUE = new Set(['on', 'true', 'enabled', 'yes']);
 
-/** Defaults a text states, each with its words: `[true, 'on by default']`. */
-export function statedDefaults(text: string): [boolean, string][] {
+/** Defaults a text states, each with its words and where they start: `[true, 'on by default', 12]`. */
+function defaultsAt(text: string): [boolean, string, number][] {
   const lower = text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
-  const out: [boolean, string][] = [];
+  const out: [boolean, string, number][] = [];
   const seen = new Set<number>();
   for (const re of DEFAULTS) {
     for (const m of lower.matchAll(re)) {
       if (seen.has(m.index)) continue;
       seen.add(m.index);
       const value = TRUE.has(m[2]!) !== Boolean(m[1]);
-      out.push([value, text.slice(m.index, m.index + m[0].length).trim()]);
+      out.push([value, text.slice(m.index, m.index + m[0].length).trim(), m.index]);
+    }
+  }
+  return out;
+}
+
+/** Defaults a text states, each with its words: `[true, 'on by default']`. */
+export function statedDefaults(text: string): [boolean, string][] {
+  return defaultsAt(text).map(([value, words]) => [value, words]);
+}
+
+/**
+ * Ways a text names an option in words: "the trim option", "pathToRegexp's sensitive option",
+ * "setting trim to true".
+ */
+const OPTION_NAMES: readonly RegExp[] = [
+  /(?:\bthe|['\u2019]s)\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$-]*)[`'"]?\s+(?:option|setting|flag)\b/giu,
+  /\bsetting\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$-]*)[`'"]?\s+to\b/giu,
+];
+
+/** How a text names the switch whose value it gives: "end is true", "strict defaults to false". */
+const SWITCH_VALUE =
+  /\b[`'"]?([\p{L}_$][\p{L}\p{N}_$-]*)[`'"]?\s+(?:is|stays|remains|defaults\s+to|is\s+set\s+to)\s+(?:not\s+)?(?:on|off|true|false|enabled|disabled)\b/giu;
+
+/** Words in a name's place that name none: "the same option", "setting it to 0", "it is true". */
+const NOT_NAMES = new Set(
+  'a an the this that these those it them its their your same other another default new first last each any every one only such which option command line main global'.split(
+    ' ',
+  ),
+);
+
+/** The names the patterns find in a text, once each. */
+function namesBy(text: string, patterns: readonly RegExp[]): string[] {
+  const out = new Set<string>();
+  for (const re of patterns) {
+    for (const m of text.matchAll(re)) {
+      const name = m[1]!.replace(/-+$/, '');
+      if (name.length >= 2 && !NOT_NAMES.has(name.toLowerCase())) out.add(name);
+    }
+  }
+  return [...out];
+}
+
+/** The options a text names in words ("setting trim to true": `trim`). */
+export const optionNames = (text: string): string[] => namesBy(text, OPTION_NAMES);
+
+/** How far after a switch's name its entry states its default, at most (characters). */
+const ENTRY_REACH = 160;
+
+/**
+ * The defaults a page states right after a name the claim gives its switch ("sensitive Regexp
+ * will be case sensitive. (default: false)" for "the sensitive option"): of a list of options,
+ * the one default that is that switch's, not its neighbours'.
+ */
+function defaultsOfName(claim: string, page: string): [boolean, string][] {
+  const at = defaultsAt(page).sort((a, b) => a[2] - b[2]);
+  const out: [boolean, string][] = [];
+  for (const name of namesBy(claim, [...OPTION_NAMES, SWITCH_VALUE])) {
+    const spelled = new RegExp(
+      `(?<![\\p{L}\\p{N}_$.-])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$-])`,
+      'gu',
+    );
+    for (const n of page.matchAll(spelled)) {
+      const next = at.find(([, , k]) => k > n.index);
+      if (next && next[2] - n.index <= ENTRY_REACH) out.push([next[0], next[1]]);
     }
   }
   return out;
@@ -91,9 +158,12 @@ function defaultConflicts(claim: string, page: string): Conflict[] {
   const theirs = statedDefaults(page);
   if (theirs.length === 0) return [];
   const mine = statedDefaults(claim);
+  // Of an option list, the default right after the switch's name is the one that answers.
+  const named = defaultsOfName(claim, page);
   for (const [value, words] of mine) {
-    if (theirs.some(([v]) => v === value)) continue;
-    return [{ kind: 'negation', claim: words, page: theirs[0]![1] }];
+    const answering = named.length > 0 ? named : theirs;
+    if (answering.some(([v]) => v === value)) continue;
+    return [{ kind: 'negation', claim: words, page: answering[0]![1] }];
   }
   if (mine.length > 0) return [];
   for (const [value, clause] of actsByDefault(claim)) {

@@ -16,7 +16,7 @@ import { orderConflicts, unstatedOrders } from './orders.js';
 import { polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
-import { settingConflicts, unstatedSettings } from './settings.js';
+import { optionNames, settingConflicts, unstatedSettings } from './settings.js';
 import { UNITS } from './quantity-words.js';
 import { slotSwaps } from './slots.js';
 import {
@@ -136,19 +136,6 @@ const clauseNegated = (tokens: Analysis['tokens'], i: number): boolean =>
 /** Conjunctions that open a statement of its own when they open a clause. */
 const STATEMENT_JOINS = new Set(['and', 'but', 'while', 'whereas', 'yet']);
 
-/** Ways a claim names an option in plain words: "the trim option", "setting trim to true". */
-const OPTION_NAMES: readonly RegExp[] = [
-  /\bthe\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$.-]*)[`'"]?\s+(?:option|setting|flag)\b/giu,
-  /\bsetting\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$.-]*)[`'"]?\s+to\b/giu,
-];
-
-/** Words in a name's place that name none: "the same option", "setting it to 0". */
-const NOT_OPTION_NAMES = new Set(
-  'a an the this that these those it them its their your same other another default new first last each any every one only such command line main global'.split(
-    ' ',
-  ),
-);
-
 /**
  * An option the claim names in plain words ("Setting trim to true ...") that neither the passage
  * nor what it stands under names: the passage is another option's entry ("Default: false Break a
@@ -156,15 +143,7 @@ const NOT_OPTION_NAMES = new Set(
  */
 function unnamedOptions(claim: string, stated: string): string[] {
   const text = norm(stated);
-  const out: string[] = [];
-  for (const re of OPTION_NAMES) {
-    for (const m of claim.matchAll(re)) {
-      const name = m[1]!.replace(/[.-]+$/, '');
-      if (name.length < 2 || NOT_OPTION_NAMES.has(name.toLowerCase())) continue;
-      if (!hasTerm(text, name)) out.push(name);
-    }
-  }
-  return [...new Set(out)];
+  return optionNames(claim).filter((name) => !hasTerm(text, name));
 }
 
 /** Values of a setting: a statement that gives one states a fact no rewording drops. */

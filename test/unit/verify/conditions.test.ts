@@ -94,6 +94,7 @@ describe('verifyClaim with a condition on a setting the page gives a default', (
       page,
       'antonym',
     );
-    expectConflict('The dedupe option defaults to true.', page, 'antonym');
+    // A default against a default is the settings check's (a negation of the switch).
+    expectConflict('The dedupe option defaults to true.', page, 'negation');
   });
 });

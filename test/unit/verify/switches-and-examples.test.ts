@@ -209,3 +209,36 @@ describe('verifyClaim: a claim that joins two statements', () => {
     ).toBe('supported');
   });
 });
+
+describe('verifyClaim: the default of one switch in a list of options', () => {
+  const list =
+    'sensitive Regexp will be case sensitive. (default: false) end Validate the match reaches the end of the string. (default: true) trailing Allows optional trailing delimiter to match. (default: true)';
+
+  it("reads the default right after the switch's name, not its neighbours'", () => {
+    expect(verdict('The sensitive option is true by default.', list)).toBe('contradicted');
+    expect(verdict('The end option is false by default.', list)).toBe('contradicted');
+    expect(verdict('The end option is true by default.', list)).toBe('supported');
+  });
+});
+
+describe('verifyClaim: two defaults compared once', () => {
+  it("leaves a default against a neighbour's default to the settings check", () => {
+    const list =
+      "sensitive Regexp will be case sensitive. (default: false) end Validate the match reaches the end of the string. (default: true) delimiter The default delimiter for segments, e.g. [^/] for :named parameters. (default: '/') trailing Allows optional trailing delimiter to match. (default: true)";
+    expect(
+      verifyClaim(
+        "pathToRegexp's sensitive option is false by default, so the generated regular expression is not case-sensitive.",
+        list,
+      ).conflicts.filter((c) => c.kind === 'antonym'),
+    ).toEqual([]);
+  });
+});
+
+describe('verifyClaim: a value marked as the default in parentheses', () => {
+  it('reads "set to true (the default value)" as the default', () => {
+    const page =
+      'The matcher is case insensitive if options.ignorecase is set to true (the default value), otherwise case sensitive.';
+    expect(verdict('options.ignorecase defaults to false.', page)).toBe('contradicted');
+    expect(verdict('options.ignorecase defaults to true.', page)).toBe('supported');
+  });
+});
