@@ -293,6 +293,30 @@ function exactMatch(norm: NormalizedText, claim: string): Candidate | null {
  */
 const HEADED_EXTRA = 2;
 
+/** Extra fuzzy candidates that are the entry of an option the claim names in words. */
+const ENTRY_EXTRA = 1;
+
+/** Ways a claim names an option in words: "the sensitive option", "setting trim to true". */
+const OPTION_NAME = [
+  /(?:\bthe|['\u2019]s)\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$-]*)[`'"]?\s+(?:option|setting|flag)\b/giu,
+  /\bsetting\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$-]*)[`'"]?\s+to\b/giu,
+];
+
+/** Words in a name's place that name none: "the same option", "setting it to 0". */
+const NOT_NAMES = new Set(['it', 'this', 'that', 'same', 'other', 'default', 'new', 'each', 'any']);
+
+/** The options a claim names in words, as the page's normalized text spells them. */
+function optionNames(claim: string): string[] {
+  const out = new Set<string>();
+  for (const re of OPTION_NAME) {
+    for (const m of claim.matchAll(re)) {
+      const name = normalizeText(m[1]!);
+      if (name.length >= 2 && !NOT_NAMES.has(name)) out.add(name);
+    }
+  }
+  return [...out];
+}
+
 /** Whether a content word is a number. */
 const isNumber = (word: string): boolean => /^\d+$/.test(word);
 
@@ -370,6 +394,31 @@ function fuzzyMatches(
     Math.abs(a.recall - b.recall) > 1e-9 ? b.recall - a.recall : b.precision - a.precision;
   const chosen = windows.sort(best).slice(0, limit);
   chosen.push(...headed.sort(best).slice(0, HEADED_EXTRA));
+  // The entry of an option the claim names in words, wherever its text shares few of the claim's
+  // words ("sensitive Regexp will be case sensitive. (default: false)" for "the sensitive option
+  // is true by default"): the verifier reads its default against the claim's.
+  const entries: Window[] = [];
+  for (const name of optionNames(claim)) {
+    for (let i = 0; i < units.length; i++) {
+      const unit = units[i]!;
+      const head = norm.text.slice(unit.span.start, unit.span.start + name.length + 1);
+      if (head !== `${name} ` || unit.kind === 'row') continue;
+      const last = units[i + 1]?.block === unit.block ? units[i + 1]! : unit;
+      const span = { start: unit.span.start, end: last.span.end };
+      if (chosen.some((w) => w.span.start === span.start && w.span.end === span.end)) continue;
+      const seen = new Set([...words[i]!, ...(last === unit ? [] : words[i + 1]!)]);
+      let hit = 0;
+      for (const word of wanted) if (seen.has(word)) hit++;
+      if (hit < HEADED_MIN_HITS) continue;
+      entries.push({
+        recall: hit / wanted.size,
+        precision: hit / seen.size,
+        span,
+        context: unit.context,
+      });
+    }
+  }
+  chosen.push(...entries.sort(best).slice(0, ENTRY_EXTRA));
   return chosen.map((w) => ({
     method: 'fuzzy' as const,
     score: w.recall,

@@ -162,6 +162,19 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     expect(verifyClaim(claim, answer!.quote).verdict).toBe('contradicted');
   });
 
+  it('offers the entry of an option the claim names in words, however few words they share', async () => {
+    const claim =
+      "The router's strict option is true by default, so every route needs its trailing slash.";
+    const found = await candidates(page, claim);
+    const entry = found.find((m) => m.domPath.includes('#opt-strict'));
+    expect(entry?.quote).toBe(
+      'strict Routes must match with their trailing slash. (default: false)',
+    );
+    expect(verifyClaim(claim, entry!.quote, { context: entry!.context }).verdict).toBe(
+      'contradicted',
+    );
+  });
+
   it('opens a collapsed <details> so the text in it is a candidate', async () => {
     const found = await candidates(page, 'Since v6.0.0, passing a non-string path throws.');
     expect(found[0]!.domPath).toContain('#row-v6');
