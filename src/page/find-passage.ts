@@ -296,7 +296,11 @@ const HEADED_EXTRA = 2;
 /** Extra fuzzy candidates that are the entry of an option the claim names in words. */
 const ENTRY_EXTRA = 1;
 
-/** Ways a claim names an option in words: "the sensitive option", "setting trim to true". */
+/**
+ * Ways a claim names an option in words: "the sensitive option", "setting trim to true" (the
+ * verifier reads the same names, `optionNames` of src/verify/settings.ts; the page module does not
+ * depend on the verifier).
+ */
 const OPTION_NAME = [
   /(?:\bthe|['\u2019]s)\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$-]*)[`'"]?\s+(?:option|setting|flag)\b/giu,
   /\bsetting\s+[`'"]?([\p{L}_$][\p{L}\p{N}_$-]*)[`'"]?\s+to\b/giu,

@@ -155,7 +155,7 @@ const NOT_SUBJECTS = new Set(['defau', 'unles', 'which', 'there', 'their', 'thes
  * names a word of the claim's clause ("By default, stack profiling is off").
  */
 function defaultConflicts(claim: string, page: string): Conflict[] {
-  const theirs = statedDefaults(page);
+  const theirs = defaultsAt(page);
   if (theirs.length === 0) return [];
   const mine = statedDefaults(claim);
   // Of an option list, the default right after the switch's name is the one that answers.
@@ -168,12 +168,13 @@ function defaultConflicts(claim: string, page: string): Conflict[] {
   if (mine.length > 0) return [];
   for (const [value, clause] of actsByDefault(claim)) {
     if (theirs.some(([v]) => v === value)) continue;
-    const named = stems(clause);
-    const at = theirs.find(([, words]) => {
-      const where = page.toLowerCase().indexOf(words.toLowerCase());
-      const before = page.slice(Math.max(0, where - 40), where);
-      return [...stems(`${before} ${words}`)].some((w) => named.has(w) && !NOT_SUBJECTS.has(w));
-    });
+    const said = stems(clause);
+    // The page's default names what it is the default of just before it, or in its own words.
+    const at = theirs.find(([, words, where]) =>
+      [...stems(`${page.slice(Math.max(0, where - 40), where)} ${words}`)].some(
+        (w) => said.has(w) && !NOT_SUBJECTS.has(w),
+      ),
+    );
     if (at) return [{ kind: 'negation', claim: clause, page: at[1] }];
   }
   return [];
