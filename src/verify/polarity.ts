@@ -54,6 +54,13 @@ function defaultValue(tokens: readonly Token[], at: number): boolean {
   return near.includes('default') || near.includes('defaults');
 }
 
+/**
+ * True when token `i` counts as a negation of its clause: a cue; "unless" ("unless X is set" states
+ * the case "if X is not set"); a switch put off ("is off", as "is not on").
+ */
+const negates = (tokens: readonly Token[], i: number): boolean =>
+  tokens[i]!.cue || tokens[i]!.lower === 'unless' || switchedOff(tokens, i);
+
 /** The cue and the word it negates: `not enabled`; or the word alone. */
 function phrase(tokens: readonly Token[], at: number): string {
   const t = tokens[at]!;
@@ -99,8 +106,7 @@ function clausesOf(a: Analysis): Clause[] {
       byId.set(t.clause, (c = { words: [], cues: 0 }));
       if (purpose(a.tokens, i)) goals.add(t.clause);
     }
-    // "unless X is set" states the case "if X is not set"; "is off", "if X is not on".
-    if (t.cue || t.lower === 'unless' || switchedOff(a.tokens, i)) c.cues++;
+    if (negates(a.tokens, i)) c.cues++;
     else if (t.content) c.words.push(i);
   });
   return [...byId].filter(([id, c]) => c.words.length > 0 && !goals.has(id)).map(([, c]) => c);
@@ -357,8 +363,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
 function cuesByClause(a: Analysis): Map<number, number> {
   const out = new Map<number, number>();
   a.tokens.forEach((t, i) => {
-    if (t.cue || t.lower === 'unless' || switchedOff(a.tokens, i))
-      out.set(t.clause, (out.get(t.clause) ?? 0) + 1);
+    if (negates(a.tokens, i)) out.set(t.clause, (out.get(t.clause) ?? 0) + 1);
   });
   return out;
 }
