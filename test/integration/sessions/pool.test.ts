@@ -58,28 +58,41 @@ describe('SessionPool', () => {
       const pool = manager.pool({ size: 2, driver });
       let running = 0;
       let peak = 0;
-      const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          pool.run(async (rawPage, session) => {
-            running++;
-            peak = Math.max(peak, running);
-            const page = rawPage as unknown as AnyPage;
-            const startedOn = page.url();
-            await page.goto(`${world.pages.url}task-${i}`);
-            const title = await page.title();
-            running--;
-            return { startedOn, title, id: session.id };
-          }),
-        ),
-      );
-      expect(peak).toBe(2);
-      expect(results.map((r) => r.title)).toEqual(
-        Array.from({ length: 6 }, (_, i) => `Page task-${i}`),
-      );
-      expect(results.every((r) => r.startedOn === 'about:blank')).toBe(true);
-      expect(new Set(results.map((r) => r.id)).size).toBe(2);
-      expect(pool.stats).toMatchObject({ created: 2, replaced: 0, tasks: 6, open: 2 });
-      await pool.close();
+      // Sessions are created side by side but may be ready a second apart on a loaded machine: a
+      // task waits (a bounded time) until a second one runs, so the peak shows the pool's width
+      // rather than the race between two creations.
+      let bothRunning!: () => void;
+      const gate = new Promise<void>((resolve) => (bothRunning = resolve));
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            pool.run(async (rawPage, session) => {
+              running++;
+              peak = Math.max(peak, running);
+              if (running === 2) bothRunning();
+              const page = rawPage as unknown as AnyPage;
+              const startedOn = page.url();
+              await Promise.race([
+                gate,
+                new Promise((resolve) => setTimeout(resolve, 8_000).unref()),
+              ]);
+              await page.goto(`${world.pages.url}task-${i}`);
+              const title = await page.title();
+              running--;
+              return { startedOn, title, id: session.id };
+            }),
+          ),
+        );
+        expect(peak).toBe(2);
+        expect(results.map((r) => r.title)).toEqual(
+          Array.from({ length: 6 }, (_, i) => `Page task-${i}`),
+        );
+        expect(results.every((r) => r.startedOn === 'about:blank')).toBe(true);
+        expect(new Set(results.map((r) => r.id)).size).toBe(2);
+        expect(pool.stats).toMatchObject({ created: 2, replaced: 0, tasks: 6, open: 2 });
+      } finally {
+        await pool.close();
+      }
       expect(pool.stats.open).toBe(0);
       expect(await world.runningOnServer()).toEqual([]);
       await expect(pool.run(async () => 1)).rejects.toBeInstanceOf(SvcError);
