@@ -427,7 +427,34 @@ export function termAlignment(
   }
   if (conflicts.length === 0) conflicts.push(...predicateSwaps(claim, page, claimText, pageText));
   if (conflicts.length === 0) conflicts.push(...argumentSwaps(claim.text, page.text));
+  if (conflicts.length === 0) conflicts.push(...likenessSwaps(claim, page));
   return { conflicts, missing };
+}
+
+/** "A works exactly like B": the name before the likeness word (group 1), and the one after (2). */
+const LIKENESS =
+  /(?<![\p{L}\p{N}_$.])([\p{L}_$][\p{L}\p{N}_$.]*(?:\(\))?)(?:\s+[\p{L}']+){0,3}?\s+(?:like|unlike)\s+([\p{L}_$][\p{L}\p{N}_$.]*(?:\(\))?)(?![\p{L}\p{N}_$])/gu;
+
+/** The `[first, second]` name pairs a text relates with "like" or "unlike". */
+const likenesses = (text: string): string[][] =>
+  [...text.matchAll(LIKENESS)].map((m) => [m[1]!, m[2]!]);
+
+/**
+ * Two names the claim relates with "like" in the order the page reverses: "parse behaves exactly
+ * like parseArgv, except that it only takes arrays" against "parseArgv works exactly like parse,
+ * but only for array input". What follows belongs to the first name, so the order is the fact. One
+ * of the two must be a name of the claim (a key term), not two ordinary words.
+ */
+function likenessSwaps(claim: Analysis, page: Analysis): Conflict[] {
+  const terms = new Set(claim.keyTerms.map((k) => k.text));
+  const theirs = likenesses(page.text).map(([x, y]) => `${x}\u0000${y}`);
+  for (const [x, y] of likenesses(claim.text)) {
+    if (x === y || (!terms.has(x!) && !terms.has(y!)) || FUNCTION_WORDS.has(x!.toLowerCase()))
+      continue;
+    if (theirs.includes(`${y}\u0000${x}`) && !theirs.includes(`${x}\u0000${y}`))
+      return [{ kind: 'term', claim: x!, page: y! }];
+  }
+  return [];
 }
 
 /** A call with one quoted literal argument: `next('route')`, `on("close")`. */

@@ -139,6 +139,15 @@ const FUNCTION_POS = new Set([
 const HEAVY_POS = new Set(['VERB', 'ADJ', 'NOUN', 'PROPN']);
 const LIGHT_VERBS = new Set(['be', 'have', 'do', 'get']);
 
+/** True when a noun of an act ("caching", "validation") follows word `i`, past up to two modifiers. */
+function actNounAfter(values: readonly string[], tags: readonly string[], i: number): boolean {
+  for (let k = i + 1; k <= i + 3 && k < values.length; k++) {
+    if (/^\p{L}{3,}(?:ing|tion|sion|ment)s?$/iu.test(values[k]!)) return true;
+    if (tags[k] !== 'ADJ' && tags[k] !== 'DET') return false;
+  }
+  return false;
+}
+
 /** Words that start a new clause (and end a negation's scope) besides punctuation. */
 const CLAUSE_BREAK = new Set([
   'but',
@@ -435,13 +444,18 @@ export function analyze(written: string): Analysis {
     // stop words that are not nouns, verbs or adjectives, and the light verbs, are left out.
     // "does not need to match" negates "match", as "must" / "need not" would: "need to" is a modal.
     const modal = lemma === 'need' && values[i + 1]?.toLowerCase() === 'to';
+    // "does not perform internal caching" says "does not cache": "perform" before a noun of an act
+    // only carries it, and its negation falls on the act, past the modifiers.
+    const support = lemma === 'perform' && actNounAfter(values, tags, i);
+    if (support && pending > 0) nounPhrase = true;
     const content =
       word &&
       !cue &&
       !modal &&
       !FUNCTION_POS.has(pos) &&
       (!(stops[i] ?? false) || HEAVY_POS.has(pos)) &&
-      !LIGHT_VERBS.has(lemma);
+      !LIGHT_VERBS.has(lemma) &&
+      !support;
     // The scope is the negated predicate only ("not enabled by default" negates "enabled"): a
     // clause-wide scope would flip "default" too, and "disabled by default" would then disagree.
     // Adverbs ("not fully implement", "no longer used") pass the negation on to the predicate.

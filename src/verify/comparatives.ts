@@ -12,6 +12,8 @@ const RELATIONS: Record<string, [string, 1 | -1]> = {
   before: ['before', 1],
   after: ['before', -1],
   prior: ['before', 1],
+  ahead: ['before', 1],
+  behind: ['before', -1],
   above: ['above', 1],
   below: ['above', -1],
   greater: ['more', 1],

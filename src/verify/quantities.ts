@@ -324,6 +324,25 @@ export function extractQuantities(text: string): Quantity[] {
       if (raws[k]!.start < end && raws[k]!.end > start) raws.splice(k, 1);
     raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
   }
+  // One unit of time said with an article: "a full minute", "took an hour", "under a second".
+  // "a second request" is an ordinal, and "twice a day", "once an hour" are rates.
+  for (const m of lower.matchAll(SPAN)) {
+    const start = m.index;
+    const end = start + m[1]!.length;
+    const u = unitAfter(lower, end);
+    if (u?.dim !== 'ms' || !free(start, end)) continue;
+    if (
+      !m[2] &&
+      !/^\s*(?:[.,;:!?)]|$|(?:to|of|or|and|in|for|before|after|later|ago|long|is|was|are|were|will|would)\b)/.test(
+        lower.slice(u.end),
+      )
+    )
+      continue;
+    // "a quarter of an hour" is read above.
+    if (/\b(?:once|twice|thrice|times|per|every|of)\s+$/.test(lower.slice(0, start))) continue;
+    if (raws.some((r) => r.start < u.end && r.end > start)) continue;
+    raws.push({ start, end, value: 1, high: 1, bound: boundBefore(lower, start, end) });
+  }
   for (const r of raws.sort((a, b) => a.start - b.start)) {
     const word = lower.slice(r.start, r.end);
     const once = ONCE_LIKE.has(word);
@@ -414,6 +433,10 @@ const FRACTIONS: Record<string, number> = { half: 1 / 2, third: 1 / 3, quarter: 
 
 /** `[a | one | two | three] half | quarter(s) | third(s) [of] a | an ` before a unit. */
 const FRACTION = /\b(?:(a|one|two|three)\s+)?(half|quarters?|thirds?)\s+(?:of\s+)?an?\s/g;
+
+/** An article (group 1) before a unit of time, with a word that makes it a span (group 2). */
+const SPAN =
+  /\b(an?(?:\s+(full|whole|entire|single))?)(?=\s+(?:second|minute|hour|day|week|month|year)\b)/g;
 
 /** A bound read under a negation: "cannot be larger than 125" is "at most 125". */
 const NEGATED: Partial<Record<Bound, Bound>> = { le: 'gt', lt: 'ge', ge: 'lt', gt: 'le' };

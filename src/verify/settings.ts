@@ -28,8 +28,11 @@ const DEFAULTS: readonly RegExp[] = [
   ),
   // "true unless you turn it off", "off unless enabled"
   new RegExp(`\\b(not\\s+)?${VALUE}\\s+unless\\b`, 'g'),
-  // "set to true (the default value)", "false (default)"
-  new RegExp(`\\b()${VALUE}\\s*\\(\\s*(?:the\\s+)?default(?:\\s+value)?\\s*\\)`, 'g'),
+  // "set to true (the default value)", "false (default)", "block (false, default)"
+  new RegExp(
+    `\\b()${VALUE}\\s*(?:\\(\\s*(?:the\\s+)?default(?:\\s+value)?|,\\s*(?:the\\s+)?default)\\s*\\)`,
+    'g',
+  ),
 ];
 
 const TRUE = new Set(['on', 'true', 'enabled', 'yes']);
