@@ -428,7 +428,37 @@ export function termAlignment(
   if (conflicts.length === 0) conflicts.push(...predicateSwaps(claim, page, claimText, pageText));
   if (conflicts.length === 0) conflicts.push(...argumentSwaps(claim.text, page.text));
   if (conflicts.length === 0) conflicts.push(...likenessSwaps(claim, page));
+  if (conflicts.length === 0) conflicts.push(...mappingSwaps(claim.text, page.text));
   return { conflicts, missing };
+}
+
+/** "X becomes Y", "X maps to Y", "X -> Y": what a name is turned into (groups 1 and 2). */
+const MAPPING =
+  /(?<![\p{L}\p{N}_$./-])([\p{L}\p{N}_$][\p{L}\p{N}_$./-]*[\p{L}\p{N}_$])\s+(?:becomes|turns\s+into|is\s+(?:mapped|converted|renamed)\s+to|maps\s+to|->|=>|\u2192)\s+([\p{L}\p{N}_$][\p{L}\p{N}_$./-]*[\p{L}\p{N}_$]|[\p{L}\p{N}_$])/gu;
+
+/** A name, not a word: a dot, slash, underscore, digit or `$` in it, or a capital past its start. */
+const NAME_LIKE = /[._/$\d]|^.+\p{Lu}/u;
+
+/** The `[from, to]` pairs a text maps, "to" stripped of a closing full stop. */
+const mappings = (text: string): string[][] =>
+  [...text.matchAll(MAPPING)].map((m) => [m[1]!, m[2]!.replace(/\.$/, '')]);
+
+/**
+ * A name the claim maps to what the page maps another name to: "filename.bz becomes
+ * filename.tar" against a list where "filename.bz becomes filename" and "filename.tbz2 becomes
+ * filename.tar". The page must map the claim's name, and never to the claim's target.
+ */
+function mappingSwaps(claim: string, page: string): Conflict[] {
+  const theirs = mappings(page);
+  for (const [from, to] of mappings(claim)) {
+    // Names only ("filename.bz", "EACCES", "utf8"): "the socket becomes idle" is a state, which a
+    // paraphrase may word otherwise.
+    if (!NAME_LIKE.test(from!)) continue;
+    const mine = theirs.filter(([x]) => x === from);
+    if (mine.length === 0 || mine.some(([, y]) => y === to)) continue;
+    return [{ kind: 'term', claim: to!, page: mine[0]![1]! }];
+  }
+  return [];
 }
 
 /** "A works exactly like B": the name before the likeness word (group 1), and the one after (2). */

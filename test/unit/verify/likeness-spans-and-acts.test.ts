@@ -51,6 +51,17 @@ describe('verifyClaim: defaults, orders and likenesses', () => {
   });
 });
 
+describe('verifyClaim: what a list maps a name to', () => {
+  const page =
+    'The tool guesses the name of the output as follows: report.gz becomes report ' +
+    'report.tgz becomes report.tar anyothername becomes anyothername.out';
+
+  it("contradicts a name mapped to another name's target", () => {
+    expectConflict('When unpacked, report.gz becomes report.tar.', page, 'term');
+    expectSupported('When unpacked, report.tgz becomes report.tar.', page);
+  });
+});
+
 describe('verifyClaim: an act negated through "perform"', () => {
   const page = 'The server does not perform any compression; put a proxy in front of it for that.';
 
