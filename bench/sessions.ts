@@ -29,7 +29,8 @@
 // round trips are answered by a running renderer and the first load needs no new tab; and with
 // `recycle` no launch competes with the connect (Playwright connect p50 134 -> 33 ms, load ~20).
 // Env: BENCH_CYCLES (default 50), BENCH_SPACED (default 10), BENCH_WARM_POOL (default 2),
-// BENCH_WARMUP (default 3).
+// BENCH_WARMUP (default 3), BENCH_CLIENTS (the clients whose name holds one of these
+// comma-separated words, e.g. "recycled,peer,launch"; default all).
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,8 @@ const SPACED = Number(process.env.BENCH_SPACED ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const WARM_POOL = Number(process.env.BENCH_WARM_POOL ?? 2);
 const SPACING_MS = 1_000;
+// Clients whose name holds one of these words ("recycled,peer"); all when unset.
+const ONLY = (process.env.BENCH_CLIENTS ?? '').split(',').filter(Boolean);
 
 type Steps = Record<string, number>;
 type Cycle = (pageUrl: string) => Promise<Steps>;
@@ -210,22 +213,27 @@ function quantile(values: number[], q: number): number {
 
 try {
   const loadBefore = os.loadavg()[0]!.toFixed(2);
-  const results: [string, Record<string, number[]>][] = [
-    ['puppeteer', await run('puppeteer', puppeteerCycle(server.url), CYCLES)],
-    ['playwright', await run('playwright', playwrightCycle(server.url), CYCLES)],
+  const clients: [string, () => Promise<Record<string, number[]>>][] = [
+    ['puppeteer', () => run('puppeteer', puppeteerCycle(server.url), CYCLES)],
+    ['playwright', () => run('playwright', playwrightCycle(server.url), CYCLES)],
     [
       'puppeteer spaced',
-      await run('puppeteer spaced', puppeteerCycle(server.url), SPACED, SPACING_MS),
+      () => run('puppeteer spaced', puppeteerCycle(server.url), SPACED, SPACING_MS),
     ],
-    ['puppeteer recycled', await run('recycled', puppeteerCycle(recycledServer.url), CYCLES)],
-    ['playwright recycled', await run('recycled', playwrightCycle(recycledServer.url), CYCLES)],
+    ['puppeteer recycled', () => run('recycled', puppeteerCycle(recycledServer.url), CYCLES)],
+    ['playwright recycled', () => run('recycled', playwrightCycle(recycledServer.url), CYCLES)],
     [
       'puppeteer spaced recycled',
-      await run('spaced recycled', puppeteerCycle(recycledServer.url), SPACED, SPACING_MS),
+      () => run('spaced recycled', puppeteerCycle(recycledServer.url), SPACED, SPACING_MS),
     ],
-    ['peer (launchServer)', await run('peer', peerCycle, CYCLES)],
-    ['launch', await run('launch', launchCycle, CYCLES)],
+    ['peer (launchServer)', () => run('peer', peerCycle, CYCLES)],
+    ['launch', () => run('launch', launchCycle, CYCLES)],
   ];
+  const results: [string, Record<string, number[]>][] = [];
+  for (const [client, measure] of clients) {
+    if (ONLY.length === 0 || ONLY.some((word) => client.includes(word)))
+      results.push([client, await measure()]);
+  }
   const p50Of = (client: string, step: string): number | undefined => {
     const values = results.find(([c]) => c === client)?.[1][step];
     return values ? quantile(values, 0.5) : undefined;
