@@ -430,8 +430,18 @@ export function analyze(written: string): Analysis {
     const assigned =
       lower === 'no' &&
       (values[i - 1] === '=' || (values[i - 1] === ':' && !/^\p{L}/u.test(values[i + 1] ?? '')));
+    // "to avoid triggering X" says "so as not to trigger X": the gerund is what is negated.
+    const avoided =
+      lemma === 'avoid' &&
+      /^(?:VERB|NOUN)$/.test(tags[i + 1] ?? '') &&
+      /ing$/i.test(values[i + 1] ?? '');
     const cue =
-      (CUES.has(lower) || (lower === 'no' && pos === 'DET') || none || prevented || instead) &&
+      (CUES.has(lower) ||
+        (lower === 'no' && pos === 'DET') ||
+        none ||
+        prevented ||
+        instead ||
+        avoided) &&
       !elided &&
       !assigned &&
       !negatesBound(values, tags, i);
@@ -469,6 +479,27 @@ export function analyze(written: string): Analysis {
     if (content && pos !== 'ADV' && !modifier) pending = 0;
     const stem = (stems[i] ?? lower).toLowerCase();
     tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause, joined });
+  });
+  // "neither A nor B" is one negation: "nor" adds none of its own. Before a verb, the pair is its
+  // subject, and the verb is what is negated ("Neither bzip2 nor bunzip2 overwrites files" says
+  // "bzip2 and bunzip2 do not overwrite files").
+  tokens.forEach((t, n) => {
+    if (t.lower !== 'neither' || !t.cue) return;
+    // "nor" may open a clause of its own ("Neither pack | nor unpack overwrites").
+    const m = tokens.findIndex(
+      (x, k) => k > n && x.lower === 'nor' && x.clause - t.clause <= 1 && !x.joined,
+    );
+    if (m < 0 || tokens.slice(n, m).some(endsSentence)) return;
+    tokens[m]!.cue = false;
+    // One statement, as "A and B do not X" is: the pair joins the clause of "nor".
+    const clause = tokens[m]!.clause;
+    for (let k = n; k < m; k++) tokens[k]!.clause = clause;
+    const v = tokens.findIndex((x, k) => k > m + 1 && x.clause === clause && x.pos === 'VERB');
+    // The word after "nor" is the pair's second item, whatever the tagger calls it.
+    // An auxiliary may stand between ("neither max nor maxSize are set").
+    if (v < 0 || tokens.slice(m + 2, v).some((x) => x.pos === 'VERB')) return;
+    for (let k = n + 1; k < v; k++) tokens[k]!.negated = false;
+    if (tokens[v]!.content) tokens[v]!.negated = true;
   });
   // "turned off" says "disabled", "switch it on" says "enable": the particle carries the meaning.
   tokens.forEach((t, i) => {

@@ -19,9 +19,23 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
   // Only the comparison's own sentence: "before" in the next sentence of a window compares
   // other things.
   const [first, last] = sentenceBounds(a, at);
+  // "prior to 1.0.2", "ahead of /usr": a preposition, whose argument is its noun phrase (with a
+  // gerund: "prior to the stack entering the file"); the finite verb after it is the sentence's
+  // ("versions prior to 1.0.2 used 32-bit integers"). "before" may open a clause ("before the
+  // request completes") and keeps the rest of its clause.
+  const preposition = /^(?:to|of)$/.test(a.tokens[at + 1]?.lower ?? '');
+  const end = preposition
+    ? a.tokens.findIndex(
+        (t, i) =>
+          i > at + 1 &&
+          (t.pos === 'AUX' ||
+            // A "verb" after an article is a noun the tagger misread ("the stack entering").
+            (t.pos === 'VERB' && !/ing$/.test(t.lower) && a.tokens[i - 1]?.pos !== 'DET')),
+      )
+    : -1;
   a.tokens.forEach((t, i) => {
     if (!t.content || i === at || i < first || i > last) return;
-    (i > at && t.clause === clause ? right : left).add(t.lemma);
+    (i > at && t.clause === clause && (end < 0 || i < end) ? right : left).add(t.lemma);
   });
   return [left, right];
 }

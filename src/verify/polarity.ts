@@ -186,6 +186,16 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
               /^(?:true|false)$/.test(page.tokens[j]!.lower) &&
               claim.tokens.some((t) => t.lower === page.tokens[j]!.lower)
             ) &&
+            // Nor a value the page gives beside the claim's in one sentence: it names both cases
+            // ("Allow (true) or block (false, default) traffic"), and which is the default is
+            // the settings check's to say.
+            !(
+              /^(?:true|false)$/.test(page.tokens[j]!.lower) &&
+              page.tokens.some(
+                (t, k) =>
+                  t.lower === claim.tokens[i]!.lower && pageSentences[k] === pageSentences[j],
+              )
+            ) &&
             // Two defaults are compared by the settings check, which reads whose default each
             // is ("sensitive ... (default: false) end ... (default: true)").
             !(defaultValue(claim.tokens, i) && defaultValue(page.tokens, j)),

@@ -34,14 +34,30 @@ export function sameWord(a: Token, b: Token): boolean {
 const PLURAL_QUANTIFIERS = new Set(['many', 'multiple', 'several', 'numerous', 'various', 'more']);
 
 /**
+ * Words software documentation uses for one thing that WordNet files apart: "semver-major
+ * releases" / "versions", "the preferred way" / "method", "throws an error" / "an exception".
+ */
+const PROSE_SYNONYMS: readonly (readonly string[])[] = [
+  ['release', 'version'],
+  ['way', 'method'],
+  ['directory', 'folder'],
+  ['error', 'exception'],
+  ['option', 'setting'],
+];
+const proseSynonym = new Map<string, number>();
+PROSE_SYNONYMS.forEach((words, n) => words.forEach((w) => proseSynonym.set(w, n)));
+
+/**
  * The same word in another form, a WordNet synonym (`attempt`/`try`), or a word one WordNet link
  * away that names the same thing: an adjective's cluster head (`idle`/`inactive`), an also-see
- * adjective, a derivationally related form (`create`/`creation`), or a quantifier of the same
- * kind (`many`/`multiple`). Antonyms never are.
+ * adjective, a derivationally related form (`create`/`creation`), a quantifier of the same kind
+ * (`many`/`multiple`), or one of {@link PROSE_SYNONYMS}. Antonyms never are.
  */
 export function related(a: Token, b: Token): boolean {
   if (sameWord(a, b)) return true;
   if (PLURAL_QUANTIFIERS.has(a.lower) && PLURAL_QUANTIFIERS.has(b.lower)) return true;
+  const group = proseSynonym.get(a.lemma);
+  if (group !== undefined && group === proseSynonym.get(b.lemma)) return true;
   return loadWordNet().related(a.lemma, b.lemma);
 }
 
