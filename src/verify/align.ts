@@ -439,9 +439,9 @@ const MAPPING =
 /** A name, not a word: a dot, slash, underscore, digit or `$` in it, or a capital past its start. */
 const NAME_LIKE = /[._/$\d]|^.+\p{Lu}/u;
 
-/** The `[from, to]` pairs a text maps, "to" stripped of a closing full stop. */
+/** The `[from, to]` pairs a text maps (a name ends before a closing full stop). */
 const mappings = (text: string): string[][] =>
-  [...text.matchAll(MAPPING)].map((m) => [m[1]!, m[2]!.replace(/\.$/, '')]);
+  [...text.matchAll(MAPPING)].map((m) => [m[1]!, m[2]!]);
 
 /**
  * A name the claim maps to what the page maps another name to: "filename.bz becomes
