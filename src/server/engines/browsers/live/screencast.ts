@@ -51,6 +51,11 @@ export class LiveScreencast {
   /** Page targets in the order they appeared. */
   private pages: string[] = [];
   private active: { targetId: string; sessionId: string } | undefined;
+  /**
+   * The tab the view shows or is switching to: its URL is announced as soon as it changes, without
+   * waiting for the screencast commands of a switch (a new tab's renderer may answer them late).
+   */
+  private wanted: string | undefined;
   private switching: Promise<void> = Promise.resolve();
   private lastFrame: LiveFrame | undefined;
   private lastTab: LiveTab | undefined;
@@ -159,7 +164,7 @@ export class LiveScreencast {
     cdp.on('Target.targetCreated', (p) => this.onTarget(p.targetInfo as TargetInfo));
     cdp.on('Target.targetInfoChanged', (p) => {
       const info = p.targetInfo as TargetInfo;
-      if (info.targetId === this.active?.targetId) this.announce(info);
+      if (info.targetId === this.wanted) this.announce(info);
     });
     cdp.on('Target.targetDestroyed', (p) => this.onGone(p.targetId as string));
     cdp.on('Target.detachedFromTarget', (p) => {
@@ -187,6 +192,7 @@ export class LiveScreencast {
     this.cdp = undefined;
     this.connecting = undefined;
     this.active = undefined;
+    this.wanted = undefined;
     this.pages = [];
     this.lastFrame = undefined;
     this.lastTab = undefined;
@@ -210,12 +216,17 @@ export class LiveScreencast {
 
   /** Switches the screencast to `targetId`; switches run one after another. */
   private show(targetId: string): void {
+    this.wanted = targetId;
     this.switching = this.switching.then(() => this.switchTo(targetId));
   }
 
   private async switchTo(targetId: string): Promise<void> {
     const cdp = this.cdp;
     if (!cdp || this.active?.targetId === targetId || !this.pages.includes(targetId)) return;
+    // A later switch was asked for while this one waited: that one decides what is shown.
+    if (this.wanted !== targetId) return;
+    const info = await cdp.trySend('Target.getTargetInfo', { targetId });
+    if (info && this.wanted === targetId) this.announce(info.targetInfo as TargetInfo);
     const previous = this.active;
     this.active = undefined;
     if (previous) {
@@ -226,8 +237,6 @@ export class LiveScreencast {
     const sessionId = attached?.sessionId;
     if (typeof sessionId !== 'string') return;
     this.active = { targetId, sessionId };
-    const info = await cdp.trySend('Target.getTargetInfo', { targetId });
-    if (info) this.announce(info.targetInfo as TargetInfo);
     const started = await cdp.trySend(
       'Page.startScreencast',
       {
