@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isCodeIndex } from '../src/index.js';
 import { splitSentences } from './support/sentences.js';
 import type { CitationCheck, EvidenceSummary, Verdict } from './support/types.js';
 
@@ -80,8 +81,11 @@ function renderAnswer(answer: string, checks: readonly CitationCheck[]): string 
   const byKey = new Map(checks.map((c) => [anchor(c), c]));
   return splitSentences(answer)
     .map((s) => {
-      const body = escapeHtml(s.text).replace(/\[(\d{1,3})\]/g, (whole, n: string) => {
-        const c = byKey.get(anchor({ sentenceIndex: s.index, n: Number(n) }));
+      const text = escapeHtml(s.text);
+      const body = text.replace(/\[(\d{1,3})\]/g, (whole, n: string, at: number) => {
+        const c = isCodeIndex(text, at)
+          ? undefined
+          : byKey.get(anchor({ sentenceIndex: s.index, n: Number(n) }));
         if (!c) return whole;
         return `<a class="marker" style="color:${COLORS[c.verdict]}" href="#${anchor(c)}" title="${escapeHtml(c.verdict)}">[${escapeHtml(n)}]</a>`;
       });

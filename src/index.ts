@@ -123,6 +123,7 @@ export {
   savePdf,
   recordHar,
   textFragmentUrl,
+  isCodeIndex,
 } from './page/index.js';
 export type {
   AnyPage,

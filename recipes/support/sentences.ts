@@ -1,4 +1,5 @@
 /** Splitting an answer into sentences and the `[n]` citation markers each one carries. */
+import { isCodeIndex } from '../../src/index.js';
 
 /** One sentence of an answer. */
 export interface AnswerSentence {
@@ -39,7 +40,9 @@ export function stripReasoning(answer: string): string {
 /** Text of a sentence with markers and Markdown decoration removed. */
 export function claimText(sentence: string): string {
   return sentence
-    .replace(/(\s*\[\d{1,3}\])+/g, '')
+    .replace(/(?:\s*\[\d{1,3}\])+/g, (markers, at: number) =>
+      markers.startsWith('[') && isCodeIndex(sentence, at) ? markers : '',
+    )
     .replace(/^\s*(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '')
     .replace(/\*\*|__|`/g, '')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
@@ -81,6 +84,7 @@ export function splitSentences(answer: string): AnswerSentence[] {
     if (!sentence || !/[\p{L}\p{N}]/u.test(sentence)) continue;
     const markers: number[] = [];
     for (const m of sentence.matchAll(MARKER)) {
+      if (isCodeIndex(sentence, m.index)) continue;
       const n = Number(m[1]);
       if (n > 0 && !markers.includes(n)) markers.push(n);
     }

@@ -26,7 +26,7 @@ export type {
   MatchMethod,
   PassageMatch,
 } from './find-passage.js';
-export { normalizeText, stripCitationMarkers } from './text.js';
+export { isCodeIndex, normalizeText, stripCitationMarkers } from './text.js';
 export type { TextPoint, TextRange } from './text.js';
 export { clearHighlights, highlight } from './highlight.js';
 export type { HighlightOptions, HighlightResult } from './highlight.js';

@@ -114,9 +114,24 @@ export function collapseWhitespace(text: string): string {
 /** Citation markers an answer engine puts after a claim: `[1]`, `[1, 2]`, `[1-3]`, `【1†source】`. */
 const CITATION_MARKERS = /\s*(?:\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]|【[^】]*】)/g;
 
+/**
+ * True when the `[` at `at` indexes code rather than opening a citation marker: it is glued to a
+ * name written as code (`process.argv[1]`, `this_list[0]`, `errorCodes[2]`, `fn()[0]`) or stands
+ * inside backticks. A marker glued to a plain word ("France[1]") stays a marker.
+ * @example isCodeIndex('uses process.argv[1] as exec', 17) // true
+ */
+export function isCodeIndex(text: string, at: number): boolean {
+  if ((text.slice(0, at).match(/`/g)?.length ?? 0) % 2 === 1) return true;
+  const before = /[\w$.()]+$/.exec(text.slice(0, at))?.[0] ?? '';
+  return /\.[A-Za-z_$]|[_$]|[a-z][A-Z]|\)$/.test(before);
+}
+
 /** Removes citation markers like `[1]` from a claim and tidies the space they leave. */
 export function stripCitationMarkers(claim: string): string {
-  return collapseWhitespace(claim.replace(CITATION_MARKERS, '')).replace(/\s+([.,;:!?])/g, '$1');
+  const stripped = claim.replace(CITATION_MARKERS, (marker, at: number) =>
+    marker.startsWith('[') && isCodeIndex(claim, at) ? marker : '',
+  );
+  return collapseWhitespace(stripped).replace(/\s+([.,;:!?])/g, '$1');
 }
 
 /** A range of the page text as text-node positions, end exclusive. */

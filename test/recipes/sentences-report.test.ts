@@ -11,6 +11,16 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('reads an index glued to a name written as code as part of the claim, not a marker', () => {
+    const s = splitSentences(
+      'The worker runs process.argv[1] with fn()[0] and `list[2]` [3]. Paris is in France[1][2].',
+    );
+    expect(s.map((x) => [x.claim, x.markers])).toEqual([
+      ['The worker runs process.argv[1] with fn()[0] and list[2].', [3]],
+      ['Paris is in France.', [1, 2]],
+    ]);
+  });
+
   it('does not end a sentence at abbreviations or decimals, and drops reasoning blocks', () => {
     const s = splitSentences(
       '<think>plan [9].</think>Use a pool, e.g. two sessions, for 2.5x speed [1]. Done [2]!',

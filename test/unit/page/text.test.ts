@@ -24,6 +24,9 @@ describe('text normalisation', () => {
       'It opened in 1932. It is long.',
     );
     expect(stripCitationMarkers('Fact【3†source】 here [^7].')).toBe('Fact here.');
+    expect(stripCitationMarkers('It runs process.argv[1] and this_list[0] [2].')).toBe(
+      'It runs process.argv[1] and this_list[0].',
+    );
   });
 
   it('folds case, quotes, dashes, invisible characters and whitespace', () => {
