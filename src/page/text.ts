@@ -116,11 +116,14 @@ const CITATION_MARKERS = /\s*(?:\[\^?\d+(?:\s*[,\u2013-]\s*\d+)*\]|【[^】]*】
 
 /**
  * True when the `[` at `at` indexes code rather than opening a citation marker: it is glued to a
- * name written as code (`process.argv[1]`, `this_list[0]`, `errorCodes[2]`, `fn()[0]`) or stands
- * inside backticks. A marker glued to a plain word ("France[1]") stays a marker.
+ * name written as code (`process.argv[1]`, `this_list[0]`, `errorCodes[2]`, `fn()[0]`) or to a
+ * word inside backticks. A marker glued to a plain word ("France[1]") or after a space stays a
+ * marker.
  * @example isCodeIndex('uses process.argv[1] as exec', 17) // true
  */
 export function isCodeIndex(text: string, at: number): boolean {
+  // A marker after a space is a marker, whatever surrounds it.
+  if (at === 0 || /\s/.test(text[at - 1]!)) return false;
   if ((text.slice(0, at).match(/`/g)?.length ?? 0) % 2 === 1) return true;
   const before = /[\w$.()]+$/.exec(text.slice(0, at))?.[0] ?? '';
   return /\.[A-Za-z_$]|[_$]|[a-z][A-Z]|\)$/.test(before);

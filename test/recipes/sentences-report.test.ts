@@ -13,11 +13,12 @@ describe('splitSentences', () => {
 
   it('reads an index glued to a name written as code as part of the claim, not a marker', () => {
     const s = splitSentences(
-      'The worker runs process.argv[1] with fn()[0] and `list[2]` [3]. Paris is in France[1][2].',
+      'The worker runs process.argv[1] with fn()[0] and `list[2]` [3]. Paris is in France[1][2]. The fence is ``` unless you pick ~~~ [4].',
     );
     expect(s.map((x) => [x.claim, x.markers])).toEqual([
       ['The worker runs process.argv[1] with fn()[0] and list[2].', [3]],
       ['Paris is in France.', [1, 2]],
+      ['The fence is unless you pick ~~~.', [4]],
     ]);
   });
 
