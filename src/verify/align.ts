@@ -465,9 +465,16 @@ function mappingSwaps(claim: string, page: string): Conflict[] {
 const LIKENESS =
   /(?<![\p{L}\p{N}_$.])([\p{L}_$][\p{L}\p{N}_$.]*(?:\(\))?)(?:\s+[\p{L}']+){0,3}?\s+(?:like|unlike)\s+([\p{L}_$][\p{L}\p{N}_$.]*(?:\(\))?)(?![\p{L}\p{N}_$])/gu;
 
-/** The `[first, second]` name pairs a text relates with "like" or "unlike". */
+/**
+ * "A is the same as B except that ...": a sameness is symmetric unless a difference follows in
+ * its sentence, which belongs to the first name.
+ */
+const SAMENESS =
+  /(?<![\p{L}\p{N}_$.])([\p{L}_$][\p{L}\p{N}_$.]*(?:\(\))?)(?:\s+[\p{L}']+){0,2}?\s+(?:the\s+same(?:\s+thing)?\s+as|identical\s+to|equivalent\s+to)\s+([\p{L}_$][\p{L}\p{N}_$.]*(?:\(\))?)(?![\p{L}\p{N}_$])(?=[^.;]*\b(?:except|but|other\s+than|apart\s+from)\b)/gu;
+
+/** The `[first, second]` name pairs a text relates with "like", "unlike" or "the same as ... except". */
 const likenesses = (text: string): string[][] =>
-  [...text.matchAll(LIKENESS)].map((m) => [m[1]!, m[2]!]);
+  [...text.matchAll(LIKENESS), ...text.matchAll(SAMENESS)].map((m) => [m[1]!, m[2]!]);
 
 /**
  * Two names the claim relates with "like" in the order the page reverses: "parse behaves exactly

@@ -77,8 +77,15 @@ export function comparativesOf(tokens: readonly Token[]): Comparative[] {
     // "no longer supported", "not any longer": a change of state, no comparison.
     if (t.lower === 'longer' && /^(?:no|any)$/.test(tokens[i - 1]?.lower ?? '')) return;
     const relation = relationOf(t.lemma) ?? relationOf(t.lower);
-    // "at most 3", "more than 3": bounds of a quantity, compared with the quantity.
     const next = tokens[i + 1];
+    // "at least as many colors as count" (>=) against "at most as many ... as" (<=): a bound with
+    // no number, an equative.
+    if (/^(?:most|least)$/.test(t.lower) && tokens[i - 1]?.lower === 'at' && next?.lower === 'as') {
+      const sign = t.lower === 'least' ? 1 : -1;
+      out.push({ text: `at ${t.text} as`, base: 'more', sign, at: i });
+      return;
+    }
+    // "at most 3", "more than 3": bounds of a quantity, compared with the quantity.
     if (
       relation &&
       (tokens[i - 1]?.lower === 'at' ||

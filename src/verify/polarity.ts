@@ -366,7 +366,61 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     });
   }
   if (out.length === 0) out.push(...predicateFlips(claim, page, inClaim));
+  if (out.length === 0) out.push(...exclusions(claim, page));
   return out;
+}
+
+/** Words that may stand between a negation cue and the noun phrase it denies ("does not produce any"). */
+const DENIAL_GAP = new Set(['AUX', 'VERB', 'DET', 'ADV', 'PART']);
+
+/**
+ * What the page denies with a noun phrase right after its negation ("This function is only
+ * available for zlib-based streams, i.e. not Brotli"; "This method does not produce any XML
+ * formatting") that the claim states, unnegated, of the same thing ("available for both zlib-based
+ * and Brotli streams"; "applies XML formatting to the arguments"). Every noun of the denied phrase
+ * must be in the claim, the passage must share two more words with the claim, and neither
+ * side may hedge: the claim negates nothing, the page's sentence states no condition and does not
+ * also state the phrase unnegated.
+ */
+function exclusions(claim: Analysis, page: Analysis): Conflict[] {
+  if (claim.tokens.some((t) => t.cue)) return [];
+  const pageSentences = sentences(page.tokens);
+  const isNoun = (t: Token): boolean => /^(?:NOUN|PROPN|X)$/.test(t.pos) || /^[A-Z]/.test(t.text);
+  for (let cue = 0; cue < page.tokens.length; cue++) {
+    if (!/^(?:not|n't|no|never)$/.test(page.tokens[cue]!.lower)) continue;
+    let j = cue + 1;
+    while (j < page.tokens.length && j <= cue + 4 && DENIAL_GAP.has(page.tokens[j]!.pos)) j++;
+    const phrase: number[] = [];
+    for (let k = j; k < page.tokens.length && isNoun(page.tokens[k]!); k++) phrase.push(k);
+    // A phrase qualified after it denies only part of it ("could not read archives of more than
+    // 65535 blocks"): the phrase must end its clause.
+    const after = page.tokens[j + phrase.length];
+    if (phrase.length === 0 || (after && !/^(?:[.,;:!?)]|and|or|but)$/.test(after.lower))) continue;
+    const s = pageSentences[cue];
+    const inSentence = page.tokens.filter((_, k) => pageSentences[k] === s && !phrase.includes(k));
+    if (inSentence.some((x) => CONDITIONS.has(x.lower))) continue;
+    const denied = phrase.map((k) => page.tokens[k]!);
+    if (inSentence.some((x) => !x.negated && denied.some((d) => d.lower === x.lower))) continue;
+    const at = denied.map((d) => claim.tokens.findIndex((x) => x.lower === d.lower));
+    if (at.some((i) => i < 0)) continue;
+    const around = page.tokens.filter((_, k) => !phrase.includes(k));
+    const shared = claim.tokens.filter(
+      (x, k) => !at.includes(k) && x.content && around.some((w) => w.content && related(x, w)),
+    );
+    if (shared.length < 2) continue;
+    return [
+      {
+        kind: 'negation',
+        claim: at.map((i) => claim.tokens[i]!.text).join(' '),
+        page: page.tokens
+          .slice(cue, phrase.at(-1)! + 1)
+          .map((x) => x.text)
+          .join(' ')
+          .replace(/ n't/g, "n't"),
+      },
+    ];
+  }
+  return [];
 }
 
 /** Negation cues (and "unless", and "is off") in each clause of a text, by clause index. */

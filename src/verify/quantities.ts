@@ -215,7 +215,7 @@ export function extractQuantities(text: string): Quantity[] {
   // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
   const numRe =
     /(?<![\w./])(?<![\w./-]-)(-?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e\d+\b)?)(k\b)?(?:\s*(?:-|–|to|and)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b)?/g;
-  for (const m of lower.matchAll(numRe)) {
+  for (let m = numRe.exec(lower); m; m = numRe.exec(lower)) {
     const start = m.index;
     let end = start + m[0].length;
     if (!free(start, end)) continue;
@@ -237,7 +237,10 @@ export function extractQuantities(text: string): Quantity[] {
         high = second;
         bound = 'range';
       } else {
+        // Two numbers, not a range ("the 1, 5 and 15 minute load averages"): the second is read
+        // on its own.
         end = start + head;
+        numRe.lastIndex = end;
       }
     }
     raws.push({ start, end, value, high, bound });

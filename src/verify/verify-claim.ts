@@ -275,6 +275,17 @@ export function verifyClaim(
       return !v || (!headingVersions.includes(v) && !plain);
     });
   }
+  // A number that names a release with its product ("GCC 12", "Python 3") is stated by a page
+  // title or heading that names that release ("GCC 12 Release Series"): release notes need not
+  // repeat it in every passage.
+  const release = (text: string): boolean => {
+    const q = c.quantities.find((x) => x.text === text);
+    const name = q && /([A-Z][\w.+#-]*)\s+$/.exec(c.text.slice(0, q.start))?.[1];
+    const number = q && /^\d+(?:\.\d+)*/.exec(q.text)?.[0];
+    return !!(name && number && hasTerm(contextText, `${name} ${number}`));
+  };
+  quantities.missing = quantities.missing.filter((text) => !release(text));
+  quantities.conflicts = quantities.conflicts.filter((x) => !release(x.claim));
   const terms = termAlignment(c, p, options.context ?? '');
   const clauses = polarityConflicts(c, p);
   // A predicate negated wherever the passage states it conflicts even when its clause paired

@@ -40,9 +40,22 @@ const PLURAL_QUANTIFIERS = new Set(['many', 'multiple', 'several', 'numerous', '
 const PROSE_SYNONYMS: readonly (readonly string[])[] = [
   ['release', 'version'],
   ['way', 'method'],
-  ['directory', 'folder'],
+  ['directory', 'folder', 'dir'],
   ['error', 'exception'],
   ['option', 'setting'],
+  // Short forms software prose uses for the whole word.
+  ['information', 'info'],
+  ['configuration', 'config'],
+  ['documentation', 'docs', 'doc'],
+  ['repository', 'repo'],
+  ['environment', 'env'],
+  ['application', 'app'],
+  ['argument', 'arg'],
+  ['parameter', 'param'],
+  ['specification', 'spec'],
+  ['library', 'lib'],
+  ['maximum', 'max'],
+  ['minimum', 'min'],
 ];
 const proseSynonym = new Map<string, number>();
 PROSE_SYNONYMS.forEach((words, n) => words.forEach((w) => proseSynonym.set(w, n)));

@@ -17,8 +17,9 @@ export function expectConflict(
   page: string,
   kind: ConflictKind,
   texts?: { claim: string; page: string },
+  options: VerifyClaimOptions = {},
 ): void {
-  const r = verifyClaim(claim, page);
+  const r = verifyClaim(claim, page, options);
   expect(r.verdict, r.reason).toBe('contradicted');
   const conflict = r.conflicts.find((c) => c.kind === kind);
   expect(conflict, JSON.stringify(r.conflicts)).toBeDefined();
