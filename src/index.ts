@@ -143,6 +143,7 @@ export type {
 export {
   verifyClaim,
   statedKeyTerms,
+  statementsOf,
   analyze as analyzeClaim,
   extractQuantities,
   loadWordNet,

@@ -12,6 +12,7 @@ import {
   findPassages,
   SessionError,
   highlight,
+  statementsOf,
   textFragmentUrl,
   toPageLike,
   visit,
@@ -24,7 +25,7 @@ import type {
   PassageMatch,
   VisitResult,
 } from '../../src/index.js';
-import { judgeCandidates } from './judge.js';
+import { judgeCandidates, judgeStatements } from './judge.js';
 import type { Judgement } from './judge.js';
 import type { PageEvidence, PassageEvidence, ScreenshotEvidence, Verdict } from './types.js';
 
@@ -120,7 +121,8 @@ const elapsed = (since: number): number => Math.round(performance.now() - since)
  * first; then each claim's candidate passages are located (exact, fuzzy; after scrolling through
  * the page once so lazy content exists; then embeddings) and verified (`verifyClaim`): the claim is
  * `supported` only when a candidate passes, `contradicted` when a candidate about the same thing
- * states a different fact, `not_found` otherwise. The deciding passage is highlighted (support and
+ * states a different fact, `not_found` otherwise; a claim left `not_found` that joins statements
+ * (`statementsOf`) has each statement located and verified on its own (`judgeStatements`). The deciding passage is highlighted (support and
  * conflict in different colours) and shot.
  * @throws SessionError when the browser is lost; other page errors become per-claim reasons
  */
@@ -237,7 +239,8 @@ interface Located {
 /**
  * Locates and verifies each claim: lexical candidates first (scrolling once for lazy content when
  * a claim has none); then, for the claims no lexical candidate settles, embeddings, all of the
- * page's claims and chunks embedded in the first call.
+ * page's claims and chunks embedded in the first call; then, with `split`, for a claim still
+ * `not_found`, each of the statements it joins, located the same way.
  * @throws SessionError when the browser is lost; other errors become the claim's `failure`
  */
 async function locateAll(
@@ -246,6 +249,7 @@ async function locateAll(
   context: string,
   cache: Map<string, number[]>,
   options: ExamineOptions,
+  split = true,
 ): Promise<Located[]> {
   const p = toPageLike(page);
   const timeout = options.actionTimeout ?? EVIDENCE_DEFAULTS.actionTimeout;
@@ -254,6 +258,7 @@ async function locateAll(
     if (error instanceof SessionError) throw error;
     return `: the search failed (${(error as Error).message.split('\n')[0]})`;
   };
+  // Statements are looked up after their claims, on a page scrolled through already if need be.
   let scrolled = false;
   const located: Located[] = [];
   for (const claim of claims) {
@@ -270,7 +275,7 @@ async function locateAll(
     try {
       const lexicalOptions = { timeout, limit, methods: ['exact', 'fuzzy'] as const, cache };
       l.lexical = await findPassages(p, claim, lexicalOptions);
-      if (l.lexical.length === 0 && !scrolled) {
+      if (l.lexical.length === 0 && !scrolled && split) {
         scrolled = true;
         await scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout);
         l.lexical = await findPassages(p, claim, lexicalOptions);
@@ -282,27 +287,54 @@ async function locateAll(
     l.findMs = elapsed(started);
     located.push(l);
   }
-  if (!options.embed) return located;
-  const pending = located.filter(
-    (l) => !l.failure && l.judged.verdict !== 'supported' && !l.judged.settled,
-  );
-  for (const [i, l] of pending.entries()) {
-    const started = performance.now();
-    try {
-      const semantic = await findPassages(p, l.claim, {
-        timeout,
-        limit,
-        methods: ['embedding'],
-        embed: options.embed,
-        cache,
-        ...(i === 0 && { batchWith: pending.slice(1).map((x) => x.claim) }),
-      });
-      const all = [...l.lexical, ...semantic];
-      l.judged = judgeCandidates(l.analysis, all, context);
-    } catch (error) {
-      l.failure = failed(error);
+  const embed = options.embed;
+  if (embed) {
+    const pending = located.filter(
+      (l) => !l.failure && l.judged.verdict !== 'supported' && !l.judged.settled,
+    );
+    for (const [i, l] of pending.entries()) {
+      const started = performance.now();
+      try {
+        const semantic = await findPassages(p, l.claim, {
+          timeout,
+          limit,
+          methods: ['embedding'],
+          embed,
+          cache,
+          ...(i === 0 && { batchWith: pending.slice(1).map((x) => x.claim) }),
+        });
+        const all = [...l.lexical, ...semantic];
+        l.judged = judgeCandidates(l.analysis, all, context);
+      } catch (error) {
+        l.failure = failed(error);
+      }
+      l.findMs += elapsed(started);
     }
-    l.findMs += elapsed(started);
+  }
+  if (!split) return located;
+  // A claim no passage states whole may join statements the page makes in several places: each
+  // statement is located and judged on its own, all of the page's statements in one pass (one
+  // embedding call).
+  const joined = located
+    .filter((l) => !l.failure && l.judged.verdict === 'not_found')
+    .map((l) => ({ l, statements: statementsOf(l.claim) }))
+    .filter((x) => x.statements.length > 1);
+  if (joined.length === 0) return located;
+  const parts = await locateAll(
+    page,
+    joined.flatMap((x) => x.statements),
+    context,
+    cache,
+    options,
+    false,
+  );
+  let at = 0;
+  for (const { l, statements } of joined) {
+    const mine = parts.slice(at, (at += statements.length));
+    l.findMs += mine.reduce((sum, x) => sum + x.findMs, 0);
+    if (mine.some((x) => x.failure)) continue;
+    const judged = mine.map((x) => x.judged);
+    l.judged = judgeStatements(statements, judged, l.judged) ?? l.judged;
   }
   return located;
 }

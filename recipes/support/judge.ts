@@ -20,6 +20,13 @@ export interface Judgement {
    * would find the same passage, so it is skipped.
    */
   settled: boolean;
+  /**
+   * For `not_found`: some candidate states a fact in conflict with the claim (a number, a
+   * negation, a comparison; not a name, which another entry's passage differs in anyway), though
+   * it shares too little of the claim to contradict it. A doubt no later step may turn into
+   * `supported`.
+   */
+  doubt?: boolean;
 }
 
 /** Least coverage of a lexical contradiction that makes a semantic search pointless. */
@@ -230,5 +237,44 @@ export function judgeCandidates(
     coverage: 0,
     reason: nearest ? `nearest passage (${label(nearest.match)}): ${nearest.v.reason}` : '',
     settled: false,
+    doubt: checked.some((c) => c.v.conflicts.some((x) => x.kind !== 'term')),
+  };
+}
+
+/**
+ * The verdict of a claim from the verdicts of the statements it joins ({@link statementsOf}),
+ * each located and judged on its own: `contradicted` when one is, in more than names, with that
+ * statement's conflict;
+ * `supported` when every statement is and the claim read whole raised no `doubt` (a candidate
+ * in conflict with it), with the first statement's passage; `null` (no verdict of its own)
+ * otherwise.
+ */
+export function judgeStatements(
+  statements: readonly string[],
+  judged: readonly Judgement[],
+  whole: Judgement,
+): Judgement | null {
+  // A short statement is easily near a passage on another entry, which differs in its names
+  // anyway: a conflict of names alone does not contradict the claim.
+  const against = judged.find(
+    (j) => j.verdict === 'contradicted' && j.conflicts.some((c) => c.kind !== 'term'),
+  );
+  if (against) {
+    const i = judged.indexOf(against);
+    return { ...against, reason: `the statement "${statements[i]}": ${against.reason}` };
+  }
+  if (
+    whole.doubt ||
+    judged.length < statements.length ||
+    judged.some((j) => j.verdict !== 'supported')
+  )
+    return null;
+  return {
+    verdict: 'supported',
+    match: judged[0]!.match,
+    conflicts: [],
+    coverage: Math.min(...judged.map((j) => j.coverage)),
+    reason: `each statement of the claim is stated: ${judged.map((j, i) => `"${statements[i]}" (${j.reason})`).join('; ')}`,
+    settled: true,
   };
 }

@@ -5,6 +5,7 @@
  */
 export { verifyClaim, statedKeyTerms, CLAIM_DEFAULTS } from './verify-claim.js';
 export { areAntonyms } from './words.js';
+export { statementsOf } from './statements.js';
 export type {
   ClaimVerdict,
   ClaimVerification,

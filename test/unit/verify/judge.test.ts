@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { judgeCandidates } from '../../../recipes/support/judge.js';
+import { judgeCandidates, judgeStatements } from '../../../recipes/support/judge.js';
 import { analyze } from '../../../src/verify/index.js';
 import type { PassageMatch } from '../../../src/index.js';
 
@@ -193,5 +193,50 @@ describe('judgeCandidates: a contradiction stating much more of the claim', () =
     ]);
     expect(j.verdict).toBe('contradicted');
     expect(j.conflicts.map((c) => c.kind)).toContain('negation');
+  });
+});
+
+describe('judgeStatements: a claim from the statements it joins', () => {
+  const statements = [
+    'gzipper.bytesRead is an alias for gzipper.bytesWritten.',
+    'gzipper.bytesWritten counts the bytes written before they are compressed.',
+  ];
+  const alias = 'The gzipper.bytesRead property is an alias for gzipper.bytesWritten.';
+  const counts =
+    'The gzipper.bytesWritten property counts the bytes written before they are compressed.';
+  const each = (quotes: string[], method: PassageMatch['method'] = 'fuzzy') =>
+    statements.map((s, i) => judgeCandidates(analyze(s), [match(method, 0.9, quotes[i]!)]));
+  const whole = judgeCandidates(analyze(statements.join(' ')), []);
+
+  it('is supported when each statement is, by its own passage', () => {
+    const j = judgeStatements(statements, each([alias, counts]), whole);
+    expect(j?.verdict).toBe('supported');
+    expect(j?.match?.quote).toBe(alias);
+  });
+
+  it('is contradicted when one statement is, and carries its conflict', () => {
+    const after =
+      'The gzipper.bytesWritten property counts the bytes written after they are compressed.';
+    const j = judgeStatements(statements, each([alias, after]), whole);
+    expect(j?.verdict).toBe('contradicted');
+    expect(j?.conflicts.map((c) => c.kind)).toContain('comparative');
+  });
+
+  it('gives no support when the claim read whole was in doubt, or a statement is not found', () => {
+    expect(
+      judgeStatements(statements, each([alias, counts]), { ...whole, doubt: true }),
+    ).toBeNull();
+    expect(judgeStatements(statements, each([alias, 'Nothing to see here.']), whole)).toBeNull();
+  });
+
+  it('takes no conflict of names alone from a statement', () => {
+    const other = 'The gzipper.bytesRead property is an alias for gzipper.totalOut.';
+    const [read] = each([other, counts]);
+    // The statement read alone is contradicted by the name...
+    expect(read!.verdict).toBe('contradicted');
+    expect(read!.conflicts.every((c) => c.kind === 'term')).toBe(true);
+    // ... which another entry differs in anyway: the claim is not.
+    const j = judgeStatements(statements, each([other, counts]), whole);
+    expect(j?.verdict).not.toBe('contradicted');
   });
 });

@@ -1,0 +1,264 @@
+/**
+ * The statements a claim joins, each one a sentence of its own. A chat answer packs several facts
+ * into one sentence ("zlib.bytesRead has been deprecated since v10.0.0 and is just an alias for
+ * zlib.bytesWritten, which counts the bytes written to the engine"), and a page states them in
+ * several places (a History table, the entry's text, another entry). Split, each statement can be
+ * located and verified on its own; the claim is stated when every one of them is.
+ */
+import { analyze } from './analyze.js';
+import type { Token } from './analyze.js';
+
+/** Fewest words of a statement: fewer state nothing on their own ("and brotli"). */
+const MIN_WORDS = 3;
+
+/** Most statements one claim is split into. */
+const MAX_STATEMENTS = 4;
+
+/** Conjunctions that join two statements. */
+const JOINS = new Set(['and', 'but']);
+
+/** Conjunctions that join two statements after a comma: ", while X ...", ", whereas X ...". */
+const CONTRASTS = new Set(['while', 'whereas']);
+
+/** Pronouns that open a clause about the first clause's subject ("..., and it only clears"). */
+const PRONOUNS = new Set(['it', 'they']);
+
+/** Relative pronouns of a clause set off by commas: it says something of the word before. */
+const RELATIVES = new Set(['which', 'who']);
+
+/** Tags of the words between a conjunction and the verb of a clause with its own subject. */
+const SUBJECT_POS = new Set([
+  'DET',
+  'ADJ',
+  'NOUN',
+  'PROPN',
+  'PRON',
+  'NUM',
+  'X',
+  'PUNCT',
+  'SYM',
+  'ADP',
+  'ADV',
+]);
+
+/** Tags of the words of a noun phrase a relative clause speaks of. */
+const ANTECEDENT_POS = new Set(['NOUN', 'PROPN', 'X', 'PUNCT', 'SYM', 'NUM', 'ADJ']);
+
+/** A token with where it is written in the text. */
+interface Placed {
+  t: Token;
+  start: number;
+  end: number;
+}
+
+/** Places each token in `text`; `null` when a token cannot be found where expected. */
+function place(text: string, tokens: readonly Token[]): Placed[] | null {
+  const out: Placed[] = [];
+  let at = 0;
+  for (const t of tokens) {
+    const start = text.indexOf(t.text, at);
+    if (start < 0 || text.slice(at, start).trim() !== '') return null;
+    out.push({ t, start, end: start + t.text.length });
+    at = start + t.text.length;
+  }
+  return out;
+}
+
+/** True when token `i` is glued to a name piece before it ("cg_annotate", "zlib-based"). */
+const inName = (p: readonly Placed[], i: number): boolean =>
+  i > 0 && p[i]!.start === p[i - 1]!.end && /^[-_./]$/.test(p[i - 1]!.t.text);
+
+/**
+ * True when token `i` is a verb: tagged so, or a plural noun tag between a subject and an object
+ * ("--context changes that number", which wink-nlp tags as nouns).
+ */
+function isVerb(p: readonly Placed[], i: number): boolean {
+  const t = p[i]?.t;
+  if (!t || inName(p, i)) return false;
+  if (t.pos === 'VERB' || t.pos === 'AUX') return true;
+  const before = p[i - 1]?.t.pos ?? '';
+  const after = p[i + 1]?.t.pos ?? '';
+  return (
+    t.pos === 'NOUN' &&
+    /[^s]s$/.test(t.lower) &&
+    (/^(?:NOUN|PROPN|X)$/.test(before) ||
+      p[i - 1]?.t.text === ')' ||
+      (before === 'ADV' && /ly$/.test(p[i - 1]!.t.lower))) &&
+    /^(?:DET|NUM|ADJ|PRON)$/.test(after)
+  );
+}
+
+/**
+ * Index of the first comma or semicolon at or after `from`, before `to`, outside parentheses (a
+ * list in brackets separates nothing: "the APIs (Buffer.from, Buffer.alloc)"); `to` when none.
+ */
+function commaOrEnd(p: readonly Placed[], from: number, to: number): number {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const w = p[i]!.t.text;
+    if (w === '(' || w === '[' || w === '{') depth++;
+    else if ((w === ')' || w === ']' || w === '}') && depth > 0) depth--;
+    else if (depth === 0 && (w === ',' || w === ';')) return i;
+  }
+  return to;
+}
+
+/** Index of the first verb at or after `from`, outside clauses set off by commas; -1 if none. */
+function firstVerb(p: readonly Placed[], from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const next = p[i + 1]?.t;
+    if (p[i]!.t.text === ',' && next && (RELATIVES.has(next.lower) || next.pos === 'VERB')) {
+      i = commaOrEnd(p, i + 1, to);
+      continue;
+    }
+    if (isVerb(p, i)) return i;
+  }
+  return -1;
+}
+
+/** Number of words in `[from, to)`. */
+const wordCount = (p: readonly Placed[], from: number, to: number): number =>
+  p.slice(from, to).filter((x) => /\w/.test(x.t.text)).length;
+
+/**
+ * First index of the noun phrase that ends just before `comma`: what a relative clause after the
+ * comma speaks of ("an alias for zlib.bytesWritten, which counts ..."); -1 when none.
+ */
+function antecedent(p: readonly Placed[], comma: number): number {
+  let i = comma;
+  while (i > 0 && ANTECEDENT_POS.has(p[i - 1]!.t.pos) && !/^[,;:]$/.test(p[i - 1]!.t.text)) i--;
+  while (i < comma && p[i]!.t.pos === 'PUNCT' && !inName(p, i + 1)) i++;
+  return i < comma ? i : -1;
+}
+
+/** One cut of a sentence: the rest of it, and the statement split off. */
+interface Cut {
+  rest: string;
+  split: string;
+}
+
+/** The first cut of `text` (no final full stop) into two statements; `null` when none. */
+function firstCut(text: string): Cut | null {
+  const p = place(text, analyze(text).tokens);
+  if (!p || p.length === 0) return null;
+  const n = p.length;
+  const at = (i: number): number => (i < n ? p[i]!.start : text.length);
+  const span = (from: number, to: number): string =>
+    from >= to ? '' : text.slice(p[from]!.start, p[to - 1]!.end);
+  // A leading phrase before a comma ("In pathToRegexp,", "For Brotli-based streams,", "If you
+  // call X without a status,", "According to its history,") opens every statement: it says
+  // where they hold.
+  const opens = /^(?:ADP|SCONJ|ADV)$/.test(p[0]!.t.pos) || /^according$/i.test(p[0]!.t.text);
+  const leadComma = opens ? commaOrEnd(p, 0, n) : n;
+  const lead = leadComma < n && wordCount(p, 0, leadComma) <= 12 ? leadComma + 1 : 0;
+  const prefix = lead > 0 ? `${span(0, lead - 1)}, ` : '';
+  const verb = firstVerb(p, lead, n);
+  /** End of the subject of the clause that starts at `lead`, for a cut at `limit`; -1 if none. */
+  const subjectEnd = (limit: number): number => {
+    if (verb <= lead || verb >= limit) return -1;
+    // Not the adverbs before the verb: "X dynamically updates Y and is Z" -> "X is Z".
+    let end = verb;
+    while (end - 1 > lead && p[end - 1]!.t.pos === 'ADV') end--;
+    return end;
+  };
+  for (let i = lead + 1; i < n; i++) {
+    const t = p[i]!.t;
+    const comma = p[i - 1]!.t.text === ',';
+    // A clause set off by commas: ", which counts ...", ", added in v20.15.0,".
+    const relative = comma && RELATIVES.has(t.lower);
+    // A participle with its own phrase: ", added in ...", ", deprecated since ..." (not ",
+    // unmanaged data included").
+    const participle =
+      comma &&
+      t.pos === 'VERB' &&
+      /ed$/.test(t.lower) &&
+      /^(?:ADP|SCONJ)$/.test(p[i + 1]?.t.pos ?? '');
+    if (relative || participle) {
+      const close = commaOrEnd(p, i + 1, n);
+      const from = relative ? i + 1 : i;
+      const head = relative ? antecedent(p, i - 1) : lead;
+      // A participle right after the subject speaks of it: "zlib.crc32(), added in v20.15.0, ...".
+      const headEnd = relative || firstVerb(p, lead, i - 1) < 0 ? i - 1 : -1;
+      if (head < 0 || headEnd <= head || wordCount(p, from, close) < MIN_WORDS - 1) continue;
+      const said = relative ? '' : 'was ';
+      // The rest loses the clause and its commas: "zlib.params(), which ..., is" -> "zlib.params() is".
+      const after = close < n ? text.slice(p[close]!.end) : '';
+      const rest = `${text.slice(0, p[i - 1]!.start)}${close < n && after ? ` ${after.trim()}` : ''}`;
+      if (wordCount(p, lead, i - 1) + wordCount(p, close, n) < MIN_WORDS) continue;
+      return { rest, split: `${prefix}${span(head, headEnd)} ${said}${span(from, close)}` };
+    }
+    const joins = (JOINS.has(t.lower) && t.pos === 'CCONJ') || (comma && CONTRASTS.has(t.lower));
+    if (!joins && t.text !== ';') continue;
+    const cut = comma ? i - 1 : i;
+    if (wordCount(p, lead, cut) < MIN_WORDS || wordCount(p, i + 1, n) < MIN_WORDS - 1) continue;
+    const rest = text.slice(0, p[cut - 1]!.end);
+    // A verb phrase of the same subject: "... and is just an alias for ...".
+    let k = i + 1;
+    while (k < n && (p[k]!.t.pos === 'ADV' || p[k]!.t.pos === 'PART')) k++;
+    if (t.text !== ';' && isVerb(p, k)) {
+      // Not a list of verb phrases ("makes it run slower, use more memory and write ..."): no
+      // comma between the subject and the conjunction.
+      const subject = subjectEnd(cut);
+      if (subject <= lead || commaOrEnd(p, lead, cut) < cut) continue;
+      return { rest, split: `${prefix}${span(lead, subject)} ${text.slice(at(i + 1)).trim()}` };
+    }
+    // A clause of its own after a clause (not "Both A and B extend C"): a subject that does not
+    // open with a number or a preposition (not "the 1, 5 and 15 minute load averages", "before
+    // and after each write"), then its verb within eight words.
+    const opener = p[i + 1]?.t.pos ?? '';
+    if (t.text !== ';' && (firstVerb(p, lead, cut) < 0 || opener === 'NUM')) continue;
+    let v = i + 1;
+    while (v < n && v < i + 9 && (SUBJECT_POS.has(p[v]!.t.pos) || inName(p, v)) && !isVerb(p, v)) {
+      if (p[v]!.t.text === ',') break;
+      v++;
+    }
+    // A clause that opens with a phrase of its own has a pronoun for subject ("and on Windows it
+    // only clears"); else the phrase is part of the first clause ("before and after each write").
+    if (opener === 'ADP' && !p.slice(i + 1, v).some((x) => x.t.pos === 'PRON')) continue;
+    // A subject names something: not "{1..3} from being expanded".
+    if (t.text !== ';' && !p.slice(i + 1, v).some((x) => /^(?:NOUN|PROPN|PRON|X)$/.test(x.t.pos)))
+      continue;
+    if (t.text === ';' || (v > i + 1 && isVerb(p, v))) {
+      // Not a subject of two noun phrases ("The cif passed to X, and the types it refers to, can
+      // be freed"): no comma before a verb later on.
+      const later = p.findIndex((x, k) => k > v && x.t.text === ',' && isVerb(p, k + 1));
+      if (wordCount(p, i + 1, n) < MIN_WORDS || (t.text !== ';' && later > 0)) continue;
+      // A pronoun subject is the first clause's ("console.clear() does nothing, and on Windows it
+      // ...").
+      const r = p.findIndex((x, k) => k > i && k < v && PRONOUNS.has(x.t.lower));
+      const subject = r > 0 ? subjectEnd(cut) : -1;
+      const clause =
+        subject > lead
+          ? `${text.slice(at(i + 1), at(r))}${span(lead, subject)} ${text.slice(at(r + 1)).trim()}`
+          : text.slice(at(i + 1)).trim();
+      // A clause with a leading phrase of its own holds under that one ("When X, A does B, and
+      // on Windows it does C").
+      const own = /^(?:ADP|SCONJ)$/.test(opener);
+      return { rest, split: `${own ? '' : prefix}${clause}` };
+    }
+  }
+  return null;
+}
+
+/**
+ * Splits a claim into the statements it joins, each a sentence: clauses joined by ";", by "and" /
+ * "but" or by ", while" / ", whereas" before a subject and its verb (a pronoun subject, "it" or
+ * "they", is the first clause's); a verb phrase joined by "and" before its verb ("has been
+ * deprecated ... and is an alias ..."), given the first clause's subject; a clause set off by
+ * commas after a name (", which counts ...", ", added in v20.15.0,"), given the name. A phrase
+ * that opens the claim before a comma ("In pathToRegexp, ...") opens every statement but one with
+ * a phrase of its own. Lists (commas in brackets, verb phrases in a row, a subject of two noun
+ * phrases) are not split. At most {@link MAX_STATEMENTS}; one (the claim) when nothing joins two.
+ * @example statementsOf('X retries twice and logs each failure.') // ['X retries twice.', 'X logs each failure.']
+ */
+export function statementsOf(claim: string): string[] {
+  const out: string[] = [];
+  const queue = [claim.trim().replace(/[.!?]+$/, '')];
+  while (queue.length > 0) {
+    const text = queue.shift()!;
+    const cut = out.length + queue.length + 1 < MAX_STATEMENTS ? firstCut(text) : null;
+    if (cut) queue.unshift(cut.rest, cut.split);
+    else out.push(`${text}.`);
+  }
+  return out.length > 1 ? out : [claim];
+}

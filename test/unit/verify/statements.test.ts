@@ -1,0 +1,115 @@
+// The statements a claim joins, each a sentence that can be located and verified on its own.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze, statementsOf } from '../../../src/verify/index.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+describe('statementsOf', () => {
+  it('gives a verb phrase joined by "and" the subject of the first', () => {
+    expect(
+      statementsOf(
+        'zlib.bytesRead has been deprecated since v10.0.0 and is just an alias for zlib.bytesWritten.',
+      ),
+    ).toEqual([
+      'zlib.bytesRead has been deprecated since v10.0.0.',
+      'zlib.bytesRead is just an alias for zlib.bytesWritten.',
+    ]);
+  });
+
+  it('gives a clause after ", which" the name before the comma, and leaves the rest whole', () => {
+    expect(
+      statementsOf(
+        'zlib.params(), which changes the compression level and strategy on the fly, is only available for zlib-based streams.',
+      ),
+    ).toEqual([
+      'zlib.params() is only available for zlib-based streams.',
+      'zlib.params() changes the compression level and strategy on the fly.',
+    ]);
+    expect(
+      statementsOf(
+        'The property is an alias for zlib.bytesWritten, which counts the bytes written.',
+      ),
+    ).toEqual([
+      'The property is an alias for zlib.bytesWritten.',
+      'zlib.bytesWritten counts the bytes written.',
+    ]);
+  });
+
+  it('reads a participle after the subject as its own statement', () => {
+    expect(
+      statementsOf('zlib.crc32(), added in Node.js v20.15.0, returns a 32-bit checksum.'),
+    ).toEqual([
+      'zlib.crc32() returns a 32-bit checksum.',
+      'zlib.crc32() was added in Node.js v20.15.0.',
+    ]);
+  });
+
+  it('splits clauses with their own subjects and opens each with the leading phrase', () => {
+    expect(
+      statementsOf(
+        "In pathToRegexp, the end option defaults to true and the default segment delimiter is '/'.",
+      ),
+    ).toEqual([
+      'In pathToRegexp, the end option defaults to true.',
+      "In pathToRegexp, the default segment delimiter is '/'.",
+    ]);
+    expect(statementsOf('The cache holds 500 entries; stale entries are dropped first.')).toEqual([
+      'The cache holds 500 entries.',
+      'stale entries are dropped first.',
+    ]);
+  });
+
+  it('reads commas in brackets as a list, and "According to X," as a leading phrase', () => {
+    expect(
+      statementsOf(
+        'safe-buffer brings the newer APIs (Buffer.from, Buffer.alloc) to every version of Node.js, and uses the built-in implementation whenever it is available.',
+      ),
+    ).toEqual([
+      'safe-buffer brings the newer APIs (Buffer.from, Buffer.alloc) to every version of Node.js.',
+      'safe-buffer uses the built-in implementation whenever it is available.',
+    ]);
+    expect(
+      statementsOf(
+        'According to its history, the verbatim option has defaulted to true since v17.0.0 and was deprecated in v20.13.0.',
+      ),
+    ).toEqual([
+      'According to its history, the verbatim option has defaulted to true since v17.0.0.',
+      'According to its history, the verbatim option was deprecated in v20.13.0.',
+    ]);
+  });
+
+  it('splits at ", while", gives a pronoun the first subject, and keeps a clause\'s own phrase', () => {
+    expect(
+      statementsOf(
+        'console.debug() is an alias for console.log(), while console.warn() is an alias for console.error().',
+      ),
+    ).toEqual([
+      'console.debug() is an alias for console.log().',
+      'console.warn() is an alias for console.error().',
+    ]);
+    expect(
+      statementsOf(
+        "When stdout isn't a TTY, console.clear() does nothing, and on Windows it only clears the viewport.",
+      ),
+    ).toEqual([
+      "When stdout isn't a TTY, console.clear() does nothing.",
+      'on Windows console.clear() only clears the viewport.',
+    ]);
+  });
+
+  it('leaves lists of names and numbers, and a subject of two names, in one statement', () => {
+    for (const claim of [
+      'It supports gzip, deflate, and brotli.',
+      'os.loadavg() returns the 1, 5 and 15 minute load averages.',
+      'Both tty.ReadStream and tty.WriteStream extend net.Socket.',
+      'Buffers are copied before and after each write.',
+      'The method returns the sliced buffer, unmanaged data included.',
+      'The cif passed to ffi_prep_closure_loc, and the types it refers to, must be kept alive.',
+      'Raising it makes Massif run slower, use more memory and write bigger output files.',
+    ]) {
+      expect(statementsOf(claim), claim).toEqual([claim]);
+    }
+  });
+});
