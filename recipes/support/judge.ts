@@ -32,6 +32,9 @@ export interface Judgement {
 /** Least coverage of a lexical contradiction that makes a semantic search pointless. */
 const SETTLED_COVERAGE = 0.7;
 
+/** Coverage under which a support found by meaning gives way to a doubt. */
+const WEAK_COVERAGE = 0.7;
+
 /** Least coverage of a contradicting passage that can outweigh a weaker support. */
 const OUTWEIGH_COVERAGE = 0.9;
 
@@ -146,7 +149,9 @@ function partsStated(
 
 /**
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
- * embedding, then by score), unless a contradicting candidate states nearly all of the claim's
+ * embedding, then by score), unless it is a loose one (found by meaning, stating less than
+ * {@link WEAK_COVERAGE} of the claim) while another candidate states a number, negation or
+ * comparison in conflict with the claim, or unless a contradicting candidate states nearly all of the claim's
  * words and more of them than it, or most of them and much more than it, or stands under more of the claim's key terms (its heading or
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
  * when each part is supported by some candidate and none contradicts one; else the contradicting candidate that shares most words with the
@@ -198,7 +203,16 @@ export function judgeCandidates(
       settled: true,
     };
   }
-  if (best && !outweighed) {
+  // A support found by meaning that states little of the claim is no support while another
+  // candidate states a number, negation or comparison in conflict with the claim.
+  const doubt = checked.find((c) => c.v.conflicts.some((x) => x.kind !== 'term'));
+  const doubted =
+    best !== undefined &&
+    best.match.method === 'embedding' &&
+    best.v.coverage < WEAK_COVERAGE &&
+    doubt !== undefined &&
+    doubt !== best;
+  if (best && !outweighed && !doubted) {
     return {
       verdict: 'supported',
       match: best.match,
@@ -230,14 +244,19 @@ export function judgeCandidates(
     };
   }
   const nearest = [...checked].sort((a, b) => b.v.coverage - a.v.coverage)[0];
+  const reason = doubted
+    ? `only a loose support (${label(best.match)}, coverage ${best.v.coverage}), and another passage (${label(doubt.match)}) says otherwise: ${doubt.v.reason}`
+    : nearest
+      ? `nearest passage (${label(nearest.match)}): ${nearest.v.reason}`
+      : '';
   return {
     verdict: 'not_found',
     match: null,
     conflicts: [],
     coverage: 0,
-    reason: nearest ? `nearest passage (${label(nearest.match)}): ${nearest.v.reason}` : '',
+    reason,
     settled: false,
-    doubt: checked.some((c) => c.v.conflicts.some((x) => x.kind !== 'term')),
+    doubt: doubt !== undefined,
   };
 }
 

@@ -240,3 +240,20 @@ describe('judgeStatements: a claim from the statements it joins', () => {
     expect(j?.verdict).not.toBe('contradicted');
   });
 });
+
+describe('judgeCandidates: a loose support in doubt', () => {
+  const claim = analyze('The client caches every response in memory for later requests.');
+  const loose = match('embedding', 0.86, 'Responses are cached by the client.');
+  const denial = match('fuzzy', 0.6, 'By default the client does not cache.');
+
+  it('supports on a passage found by meaning that states part of the claim', () => {
+    expect(judgeCandidates(claim, [loose]).verdict).toBe('supported');
+  });
+
+  it('is not_found when another passage states a conflicting fact, however little it shares', () => {
+    const j = judgeCandidates(claim, [loose, denial]);
+    expect(j.verdict).toBe('not_found');
+    expect(j.doubt).toBe(true);
+    expect(j.reason).toContain('only a loose support');
+  });
+});
