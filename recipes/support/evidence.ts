@@ -122,8 +122,8 @@ const elapsed = (since: number): number => Math.round(performance.now() - since)
  * the page once so lazy content exists; then embeddings) and verified (`verifyClaim`): the claim is
  * `supported` only when a candidate passes, `contradicted` when a candidate about the same thing
  * states a different fact, `not_found` otherwise; a claim left `not_found` that joins statements
- * (`statementsOf`) has each statement located and verified on its own (`judgeStatements`). The deciding passage is highlighted (support and
- * conflict in different colours) and shot.
+ * (`statementsOf`) has each statement located and verified on its own (`judgeStatements`). The
+ * deciding passage is highlighted (support and conflict in different colours) and shot.
  * @throws SessionError when the browser is lost; other page errors become per-claim reasons
  */
 export async function examinePage(

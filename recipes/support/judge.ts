@@ -151,8 +151,8 @@ function partsStated(
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
  * embedding, then by score), unless it is a loose one (found by meaning, stating less than
  * {@link WEAK_COVERAGE} of the claim) while another candidate states a number, negation or
- * comparison in conflict with the claim, or unless a contradicting candidate states nearly all of the claim's
- * words and more of them than it, or most of them and much more than it, or stands under more of the claim's key terms (its heading or
+ * comparison in conflict with the claim, or unless a contradicting candidate states nearly all of
+ * the claim's words and more of them than it, or most of them and much more than it, or stands under more of the claim's key terms (its heading or
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
  * when each part is supported by some candidate and none contradicts one; else the contradicting candidate that shares most words with the
  * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
