@@ -17,8 +17,9 @@
 // same way) or claims-ninth.json (the zlib and worker_threads API pages, Cachegrind's chapter of
 // the Valgrind manual, the xsltproc man page and four more READMEs, written the same way) or
 // claims-tenth.json (the console and cluster API pages, the GCC 12 release notes, libxslt's
-// extended tutorial and four more READMEs, written the same way; its test split is the one nobody
-// has looked at).
+// extended tutorial and four more READMEs, written the same way) or claims-eleventh.json (the repl
+// and https API pages, Helgrind's chapter of the Valgrind manual, libxslt's first tutorial and four
+// more READMEs, written the same way; its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
