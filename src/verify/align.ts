@@ -296,7 +296,7 @@ const FUNCTION_WORDS = new Set(
 /** Words that join items of a list: a term beside one is no evidence of a slot. */
 const LIST_WORDS = new Set(['and', 'or', 'nor', ',', 'the', 'a', 'an', 'of']);
 
-/** The raw token before and after each occurrence of `term` in an analysis. */
+/** The raw token before and after each occurrence of `term` in an analysis (a bracket with the word before it). */
 function neighbours(a: Analysis, term: string): [string, string][] {
   const first =
     norm(term)
@@ -305,7 +305,11 @@ function neighbours(a: Analysis, term: string): [string, string][] {
   const out: [string, string][] = [];
   a.tokens.forEach((t, i) => {
     if (t.lower !== first) return;
-    out.push([a.tokens[i - 1]?.lower ?? '', a.tokens[i + 1]?.lower ?? '']);
+    // A name in brackets glosses the word before them ("AMD Radeon (GCN)", "compute unit (CU)"):
+    // the bracket alone is no place.
+    const before = a.tokens[i - 1]?.lower ?? '';
+    const gloss = before === '(' ? `${a.tokens[i - 2]?.lower ?? ''} (` : before;
+    out.push([gloss, a.tokens[i + 1]?.lower ?? '']);
   });
   return out;
 }

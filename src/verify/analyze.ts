@@ -294,11 +294,11 @@ function verbsTaggedAsNouns(
  * @example analyze('Caching is not enabled by default.').tokens.find((t) => t.lemma === 'enable')?.negated // true
  */
 export function analyze(written: string): Analysis {
-  // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon.
-  const text = restateAnswers(restateObligations(written)).replace(
-    /(?<=[\p{L}\]]):(?=[\p{L}[\]])/gu,
-    ': ',
-  );
+  // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon; and the full
+  // stop after a key combination ("... with Ctrl+R.") is no initial's ("R.").
+  const text = restateAnswers(restateObligations(written))
+    .replace(/(?<=[\p{L}\]]):(?=[\p{L}[\]])/gu, ': ')
+    .replace(/(?<=[+-][A-Za-z])\.(?=\s|$)/g, ' .');
   const n = engine();
   const its = n.its;
   const doc = n.readDoc(text);
@@ -391,11 +391,13 @@ export function analyze(written: string): Analysis {
     }
     if (predicate(i)) hasVerb = true;
     // "zero dependencies" says what "no dependencies" does: a quantifier of none before its noun.
-    // "reported as zero values" names a value, not an absence.
+    // "reported as zero values" names a value, not an absence; nor does "zero width": a
+    // magnitude of zero is a measure ("zero width bit-fields", "a zero length buffer").
     const none =
       lower === 'zero' &&
       /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '') &&
-      !/^(?:as|to|at|of|than|a|an|the)$/i.test(values[i - 1] ?? '');
+      !/^(?:as|to|at|of|than|a|an|the)$/i.test(values[i - 1] ?? '') &&
+      !loadWordNet().broader((lemmas[i + 1] ?? '').toLowerCase(), 'magnitude');
     // "keeps ws from using X" says what "ws does not use X" does: "from" with a gerund after a
     // verb of prevention negates the gerund.
     const prevented =
@@ -427,9 +429,15 @@ export function analyze(written: string): Analysis {
       );
     // "--branch-sim=no", "enabled: no": a value given to a name, not a negation ("Encoding: No
     // BOM added" negates the BOM).
+    // Nor is one set with "to" ("defaults to no everywhere except on Solaris"), where no noun
+    // follows ("leads to no errors" negates the errors).
     const assigned =
       lower === 'no' &&
-      (values[i - 1] === '=' || (values[i - 1] === ':' && !/^\p{L}/u.test(values[i + 1] ?? '')));
+      (values[i - 1] === '=' ||
+        (values[i - 1] === ':' && !/^\p{L}/u.test(values[i + 1] ?? '')) ||
+        (values[i - 1]?.toLowerCase() === 'to' &&
+          !/^(?:NOUN|PROPN|ADJ|NUM)$/.test(tags[i + 1] ?? '') &&
+          !/^(?:longer|more|less|one|way)$/i.test(values[i + 1] ?? '')));
     // "to avoid triggering X" says "so as not to trigger X": the gerund is what is negated.
     const avoided =
       lemma === 'avoid' &&

@@ -80,10 +80,17 @@ function statements(
     // A conjunction opens a statement of its own when it opens a clause, or when it leaves out
     // the verb between two named things ("text/plain for binary data and application/json for
     // textual data"; "an instance of tty.ReadStream and both process.stdout and ...").
+    // So does one between two anchors a few words apart, the verb left out after it ("searches
+    // backward with Ctrl+S and forwards with Ctrl+R").
+    const near = (k: number): boolean =>
+      k > i + 1 &&
+      k <= Math.min(last, i + 4) &&
+      a.tokens.slice(i + 1, k).some((x) => x.content && !names.has(a.tokens.indexOf(x)));
     const joins =
       JOINS.has(t.lower) &&
       (t.clause !== a.tokens[i - 1]!.clause ||
-        (names.has(nextWord(a, i + 1)) && [...anchors].some((k) => k >= start && k < i)));
+        ((names.has(nextWord(a, i + 1)) || [...anchors].some(near)) &&
+          [...anchors].some((k) => k >= start && k < i)));
     if (/^[,;:]$/.test(t.text) || joins || i === cut) {
       parts.push([start, i - 1]);
       start = i;
@@ -96,9 +103,13 @@ function statements(
   // The owner a statement naming no anchor goes on from: the last named statement's, or none
   // after a semicolon, where a statement of its own begins ("...; Valgrind then runs slowly").
   let carried = -1;
+  // A purpose that opens the sentence frames all of it ("To conform to Fortran 2018, GCC 12
+  // names ..."): what follows goes on from it no more than from the sentence.
+  const opening = tokensOf(parts[0]!).filter((t) => /\p{L}/u.test(t.text));
+  const frame = parts.length > 1 && opening[0]?.lower === 'to' && opening[1]?.pos === 'VERB';
   parts.forEach((r, i) => {
     let owner = i;
-    if (named[i]) carried = i;
+    if (named[i]) carried = i === 0 && frame ? -1 : i;
     else {
       const opener = tokensOf(r).find((t) => /\p{L}/u.test(t.text) && !JOINS.has(t.lower));
       const next = named.findIndex((n, j) => n && j > i);

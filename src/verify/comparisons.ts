@@ -33,8 +33,19 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
             (t.pos === 'VERB' && !/ing$/.test(t.lower) && a.tokens[i - 1]?.pos !== 'DET')),
       )
     : -1;
+  // An example or restatement in brackets after the comparison ("ordered from closest to furthest
+  // (i.e. arr[0] === req.connection.remoteAddress)") is neither side.
+  const aside = new Set<number>();
+  let depth = 0;
+  for (let i = at + 1; i <= last; i++) {
+    const v = a.tokens[i]!.text;
+    if (v === '(' && (depth > 0 || /^(?:i\.e|e\.g)\.?$/i.test(a.tokens[i + 1]?.text ?? '')))
+      depth++;
+    if (depth > 0) aside.add(i);
+    if (v === ')' && depth > 0) depth--;
+  }
   a.tokens.forEach((t, i) => {
-    if (!t.content || i === at || i < first || i > last) return;
+    if (!t.content || i === at || i < first || i > last || aside.has(i)) return;
     (i > at && t.clause === clause && (end < 0 || i < end) ? right : left).add(t.lemma);
   });
   return [left, right];

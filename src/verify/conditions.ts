@@ -13,6 +13,15 @@ import { areAntonyms, related } from './words.js';
 /** Words that open a condition clause ("If the count is 1, a MockClient is returned"). */
 export const CONDITIONS: ReadonlySet<string> = new Set(['if', 'when', 'whenever', 'unless']);
 
+/** True when token `at` stands in a clause a condition word opens ("if you set it to true"). */
+export function inCondition(tokens: readonly Token[], at: number): boolean {
+  const clause = tokens[at]!.clause;
+  for (let k = at - 1; k >= 0 && tokens[k]!.clause === clause; k--) {
+    if (CONDITIONS.has(tokens[k]!.lower)) return true;
+  }
+  return false;
+}
+
 /** Words that open a case here: the conditions, and "once"; "unless" negates the one it opens. */
 const OPENERS = new Set([...CONDITIONS, 'once']);
 
@@ -60,10 +69,17 @@ function casesOf(a: Analysis): Case[] {
   // A clause opens at the punctuation that ends the one before: the full stop of a sentence
   // opens the first clause of the next.
   const opensSentence = (id: number): boolean => endsSentence(a.tokens[clauses.get(id)![0]!]!);
+  // "otherwise" opens the case of the condition before it, negated ("If value is specified, it
+  // is the starting value, otherwise, 0 is used").
+  const otherwise = (id: number): boolean =>
+    clauses.get(id)!.some((i) => /^(?:otherwise|else)$/.test(a.tokens[i]!.lower));
   const isCondition = (id: number): boolean =>
-    clauses.get(id)!.some((i) => OPENERS.has(a.tokens[i]!.lower));
+    clauses.get(id)!.some((i) => OPENERS.has(a.tokens[i]!.lower)) || otherwise(id);
+  // Numbers count: "otherwise, 0 is used" states its case by its value.
   const words = (ids: number[]): number[] =>
-    ids.flatMap((id) => clauses.get(id)!.filter((i) => a.tokens[i]!.content));
+    ids.flatMap((id) =>
+      clauses.get(id)!.filter((i) => a.tokens[i]!.content || a.tokens[i]!.pos === 'NUM'),
+    );
   const parity = (ids: number[]): number =>
     ids.flatMap((id) => clauses.get(id)!).filter((i) => a.tokens[i]!.cue).length % 2;
   const out: Case[] = [];
@@ -82,6 +98,21 @@ function casesOf(a: Analysis): Case[] {
       }
     }
     const condition = clauses.get(id)!;
+    const before = out.at(-1);
+    if (otherwise(id) && !condition.some((i) => OPENERS.has(a.tokens[i]!.lower))) {
+      // Its own words, if any, are what it governs.
+      if (before)
+        out.push({
+          ...before,
+          conditionParity: 1 - before.conditionParity,
+          consequence: [...words([id]), ...words(governed)],
+          consequenceParity: (parity([id]) + parity(governed)) % 2,
+          // The whole condition is negated, as by "unless".
+          unless: true,
+          text: `otherwise (not ${before.text})`,
+        });
+      return;
+    }
     const unless = condition.some((i) => a.tokens[i]!.lower === 'unless');
     const absent = saysAbsent(condition.map((i) => a.tokens[i]!));
     out.push({
@@ -123,9 +154,17 @@ export function conditionConflicts(claim: Analysis, page: Analysis): Conflict[] 
   const p = page.tokens;
   for (const mine of casesOf(claim)) {
     if (mine.condition.length === 0 || mine.consequence.length === 0) continue;
+    // A number of the claim's consequence must be the case's own ("starts from 0" is stated by
+    // "otherwise, 0 is used", not by the case before it).
+    const numbers = (tokens: readonly Token[], at: readonly number[]): string[] =>
+      at.filter((i) => tokens[i]!.pos === 'NUM').map((i) => tokens[i]!.lower);
     const states = (x: Case): boolean => {
       const shared = sharedWith(c, mine.consequence, p, x.consequence);
-      return shared.length >= Math.max(2, mine.consequence.length / 2);
+      const theirs = numbers(p, x.consequence);
+      return (
+        shared.length >= Math.max(2, mine.consequence.length / 2) &&
+        numbers(c, mine.consequence).every((n) => theirs.includes(n))
+      );
     };
     // The negation that differs must touch a word both conditions name ("no listeners" /
     // "something listens"); an antonym in the conditions ("disabled" / "not enabled") makes the

@@ -59,6 +59,11 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   // which the same group under another operator is not.
   for (const m of text.matchAll(/(?<![\w$)\]])[*+?!@]\([^()\s]+\)/g))
     out.set(m[0], { text: m[0], kind: 'code' });
+  // So does a key combination ("Ctrl+R", "Shift-Tab"): which key is the fact.
+  for (const m of text.matchAll(
+    /(?<![\w$])(?:Ctrl|Control|Alt|Shift|Cmd|Command|Meta|Option|Super)(?:[+-](?:[A-Za-z0-9]\b|[A-Z][a-z]+))+/g,
+  ))
+    add(m[0], 'code');
   // So does a status class ("4xx"): a number with a wildcard.
   for (const m of text.matchAll(/\b\d[xX]{2}\b/g)) add(m[0], 'code');
   // A word naming an event, option or method is its name ("the acquire event", "the error
@@ -82,6 +87,9 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     if (/^(?:e\.g|i\.e|etc|vs)$/i.test(t) || /^v\d+$/i.test(t)) continue;
     add(t, 'identifier');
   }
+  // A directory written with its slash ("public/", "public-optimized/") is a path.
+  for (const m of prose.matchAll(/(?<![\w$/.-])[A-Za-z_.][\w.-]*\/(?![\w$/])/g))
+    add(m[0], 'identifier');
   const wn = loadWordNet();
   const propn = new Set(tokens.filter((t) => t.pos === 'PROPN' && t.content).map((t) => t.lower));
   const contentWords = new Set(tokens.filter((t) => t.content).map((t) => t.lower));

@@ -7,16 +7,7 @@ import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
 import { hedged, sentences, switchedOff } from './predicates.js';
-import { CONDITIONS } from './conditions.js';
-
-/** True when token `at` stands in a clause a condition word opens ("if you set it to true"). */
-function inCondition(a: Analysis, at: number): boolean {
-  const clause = a.tokens[at]!.clause;
-  for (let k = at - 1; k >= 0 && a.tokens[k]!.clause === clause; k--) {
-    if (CONDITIONS.has(a.tokens[k]!.lower)) return true;
-  }
-  return false;
-}
+import { CONDITIONS, inCondition } from './conditions.js';
 
 /**
  * The claim's word at `i` stands in a condition ("if you load with json set to true") that the
@@ -24,9 +15,10 @@ function inCondition(a: Analysis, at: number): boolean {
  * ("json (default: false)") answers another case.
  */
 function conditionElsewhere(claim: Analysis, i: number, page: Analysis): boolean {
-  if (!inCondition(claim, i)) return false;
+  if (!inCondition(claim.tokens, i)) return false;
   return page.tokens.some(
-    (t, j) => t.content && !t.negated && related(claim.tokens[i]!, t) && inCondition(page, j),
+    (t, j) =>
+      t.content && !t.negated && related(claim.tokens[i]!, t) && inCondition(page.tokens, j),
   );
 }
 
@@ -37,10 +29,10 @@ function conditionElsewhere(claim: Analysis, i: number, page: Analysis): boolean
  */
 function conditionFlips(claim: Analysis, page: Analysis): Conflict[] {
   for (const [i, t] of claim.tokens.entries()) {
-    if (!t.content || t.negated || !inCondition(claim, i)) continue;
+    if (!t.content || t.negated || !inCondition(claim.tokens, i)) continue;
     if (conditionElsewhere(claim, i, page)) continue;
     const j = page.tokens.findIndex(
-      (x, k) => x.content && !x.negated && areAntonyms(t, x) && inCondition(page, k),
+      (x, k) => x.content && !x.negated && areAntonyms(t, x) && inCondition(page.tokens, k),
     );
     if (j >= 0) return [{ kind: 'antonym', claim: t.text, page: page.tokens[j]!.text }];
   }

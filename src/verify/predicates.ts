@@ -9,6 +9,7 @@ import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, sameWord } from './words.js';
+import { inCondition } from './conditions.js';
 
 /** Words that open a condition: "if X is not set, ..." states when, not what. */
 const CONDITIONAL = new Set(['if', 'when', 'unless']);
@@ -206,6 +207,9 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
         !(page.tokens[j]!.negated && contrasted(page.tokens, j)) &&
         (negatedAt(page.tokens, j) !== underUnless(page.tokens, j)) !== negated &&
         (clauseNegated(page.tokens, j) !== underUnless(page.tokens, j)) !== negatedClause &&
+        // A condition asserts nothing: "unless you pass your own handler" denies no "Pass in
+        // a custom handler" the page states plainly, nor a plain claim a page's condition.
+        inCondition(claim.tokens, i) === inCondition(page.tokens, j) &&
         !necessity(claim.tokens, i, page.tokens, j) &&
         !necessity(page.tokens, j, claim.tokens, i) &&
         !flipped(j) &&

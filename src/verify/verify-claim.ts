@@ -286,6 +286,25 @@ export function verifyClaim(
   };
   quantities.missing = quantities.missing.filter((text) => !release(text));
   quantities.conflicts = quantities.conflicts.filter((x) => !release(x.claim));
+  // And a page number naming a release ("x86-64 ... with GCC 12 or later") is a name, not an
+  // amount: a claim's amount set against it ("zero width bit-fields") is only unstated.
+  // A name: not a word that opens a sentence ("Use 0 to disable", "A 2-dimensional array"), unless
+  // written in capitals or with a dot ("GCC 12", "Node.js 18").
+  const releaseName = (m: RegExpMatchArray): boolean =>
+    m[1]!.length >= 2 &&
+    (/[A-Z0-9.+#]/.test(m[1]!.slice(1)) || !/(?:^|[.!?:]\s+)$/.test(p.text.slice(0, m.index)));
+  const pageRelease = (x: Conflict): boolean =>
+    /^\d+(?:\.\d+)*$/.test(x.page) &&
+    [
+      ...p.text.matchAll(
+        new RegExp(`\\b([A-Z][\\w.+#-]*)\\s+${escapeRegExp(x.page)}(?![\\w.])`, 'g'),
+      ),
+    ].some(releaseName) &&
+    !/[A-Z][\w.+#-]*\s+$/.test(
+      c.text.slice(0, c.quantities.find((q) => q.text === x.claim)?.start ?? 0),
+    );
+  quantities.missing.push(...quantities.conflicts.filter(pageRelease).map((x) => x.claim));
+  quantities.conflicts = quantities.conflicts.filter((x) => !pageRelease(x));
   const terms = termAlignment(c, p, options.context ?? '');
   const clauses = polarityConflicts(c, p);
   // A predicate negated wherever the passage states it conflicts even when its clause paired
