@@ -85,7 +85,7 @@ function statements(
     const near = (k: number): boolean =>
       k > i + 1 &&
       k <= Math.min(last, i + 4) &&
-      a.tokens.slice(i + 1, k).some((x) => x.content && !names.has(a.tokens.indexOf(x)));
+      a.tokens.slice(i + 1, k).some((x, d) => x.content && !names.has(i + 1 + d));
     const joins =
       JOINS.has(t.lower) &&
       (t.clause !== a.tokens[i - 1]!.clause ||
