@@ -296,7 +296,10 @@ const FUNCTION_WORDS = new Set(
 /** Words that join items of a list: a term beside one is no evidence of a slot. */
 const LIST_WORDS = new Set(['and', 'or', 'nor', ',', 'the', 'a', 'an', 'of']);
 
-/** The raw token before and after each occurrence of `term` in an analysis (a bracket with the word before it). */
+/**
+ * The raw token before and after each occurrence of `term` in an analysis (a bracket with the
+ * word before it).
+ */
 function neighbours(a: Analysis, term: string): [string, string][] {
   const first =
     norm(term)

@@ -278,9 +278,14 @@ export function verifyClaim(
   // A number that names a release with its product ("GCC 12", "Python 3") is stated by a page
   // title or heading that names that release ("GCC 12 Release Series"): release notes need not
   // repeat it in every passage.
+  // The name the claim writes right before its number `text` ("GCC" of "GCC 12"), if any.
+  const nameBefore = (text: string): string | undefined => {
+    const q = c.quantities.find((x) => x.text === text);
+    return q && /([A-Z][\w.+#-]*)\s+$/.exec(c.text.slice(0, q.start))?.[1];
+  };
   const release = (text: string): boolean => {
     const q = c.quantities.find((x) => x.text === text);
-    const name = q && /([A-Z][\w.+#-]*)\s+$/.exec(c.text.slice(0, q.start))?.[1];
+    const name = nameBefore(text);
     const number = q && /^\d+(?:\.\d+)*/.exec(q.text)?.[0];
     return !!(name && number && hasTerm(contextText, `${name} ${number}`));
   };
@@ -300,9 +305,7 @@ export function verifyClaim(
         new RegExp(`\\b([A-Z][\\w.+#-]*)\\s+${escapeRegExp(x.page)}(?![\\w.])`, 'g'),
       ),
     ].some(releaseName) &&
-    !/[A-Z][\w.+#-]*\s+$/.test(
-      c.text.slice(0, c.quantities.find((q) => q.text === x.claim)?.start ?? 0),
-    );
+    nameBefore(x.claim) === undefined;
   quantities.missing.push(...quantities.conflicts.filter(pageRelease).map((x) => x.claim));
   quantities.conflicts = quantities.conflicts.filter((x) => !pageRelease(x));
   const terms = termAlignment(c, p, options.context ?? '');
