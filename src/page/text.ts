@@ -81,8 +81,12 @@ export function normalizeSegments(segments: TextSegments): NormalizedText {
           lastSpace = false;
         }
         out.push(c);
-        node.push(n);
-        offset.push(i);
+        // A character outside the Basic Multilingual Plane ("🐘") is two code units of the
+        // text: each needs its place, or every index after it points one character early.
+        for (let u = 0; u < c.length; u++) {
+          node.push(n);
+          offset.push(i);
+        }
       }
       i += ch.length;
     }

@@ -45,6 +45,17 @@ describe('text normalisation', () => {
     expect(rawText(segments, range)).toBe('Wörld again');
   });
 
+  it('keeps the mapping past characters of two code units (an emoji in a heading)', () => {
+    const segments = { texts: ['🐘 Postgres 🍎', 'Defaults to ./data/db'], blocks: [0, 1] };
+    const norm = normalizeSegments(segments);
+    expect(norm.node).toHaveLength(norm.text.length);
+    const at = norm.text.indexOf('defaults');
+    const range = toRange(norm, segments, { start: at, end: norm.text.length });
+    expect(rawText(segments, range)).toBe('Defaults to ./data/db');
+    const elephant = toRange(norm, segments, { start: 0, end: 2 });
+    expect(rawText(segments, elephant)).toBe('🐘');
+  });
+
   it('splits sentences at end punctuation and block boundaries', () => {
     const norm = normalizeSegments({ texts: ['One. Two!', 'Three'], blocks: [0, 1] });
     expect(
