@@ -19,7 +19,9 @@
 // claims-tenth.json (the console and cluster API pages, the GCC 12 release notes, libxslt's
 // extended tutorial and four more READMEs, written the same way) or claims-eleventh.json (the repl
 // and https API pages, Helgrind's chapter of the Valgrind manual, libxslt's first tutorial and four
-// more READMEs, written the same way; its test split is the one nobody has looked at).
+// more READMEs, written the same way) or claims-twelfth.json (the diagnostics_channel and v8 API
+// pages, libxslt's page on writing extensions, the Nettle manual and four more READMEs, written the
+// same way; its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
