@@ -80,10 +80,10 @@ export function normalizeSegments(segments: TextSegments): NormalizedText {
         } else {
           lastSpace = false;
         }
-        out.push(c);
         // A character outside the Basic Multilingual Plane ("🐘") is two code units of the
         // text: each needs its place, or every index after it points one character early.
         for (let u = 0; u < c.length; u++) {
+          out.push(c[u]!);
           node.push(n);
           offset.push(i);
         }

@@ -54,6 +54,8 @@ describe('text normalisation', () => {
     expect(rawText(segments, range)).toBe('Defaults to ./data/db');
     const elephant = toRange(norm, segments, { start: 0, end: 2 });
     expect(rawText(segments, elephant)).toBe('🐘');
+    // The block break falls at the text's own index, the space before "defaults".
+    expect([...norm.breaks]).toEqual([at - 1]);
   });
 
   it('splits sentences at end punctuation and block boundaries', () => {
