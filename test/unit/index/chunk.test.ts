@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { layoutAndChunk } from '../../../src/server/engines/index/chunk.js';
+import { readMarkdown } from '../../../src/server/engines/index/formats/markdown.js';
+import { renderDocumentHtml } from '../../../src/server/engines/index/render.js';
 import type { Block } from '../../../src/server/engines/index/types.js';
 import { countTokens } from '../../../src/protocol/tokens.js';
 
@@ -65,6 +67,41 @@ describe('layoutAndChunk', () => {
       expect(c.text).toMatch(/^Sentence number \d+/);
       expect(c.text).toMatch(/grid\.$/);
     }
+  });
+
+  it('cuts a long pipe table between rows, never inside a cell, each part read as a table', () => {
+    // Rows that end without a full stop, a row without its closing pipe, a pipe inside a cell.
+    const rows = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `| dir${i} | string | Where the data of store ${i} is kept. Defaults to ./data/db${i} |`,
+    );
+    rows[3] = "| authMethod | 'scram' \\| 'md5' | The method to use. Defaults to md5";
+    const source = `# Options\n\n| Property | Type | Description |\n|---|---|---|\n${rows.join('\n')}\n`;
+    const doc = readMarkdown(source, 'Options');
+    const laid = layoutAndChunk(doc.blocks);
+    const table = laid.chunks.filter((c) => c.text.includes('|'));
+    expect(table.length).toBeGreaterThan(1);
+    for (const c of table.slice(1)) expect(c.text).toMatch(/^\| \| dir\d+ \|/);
+    const html = renderDocumentHtml({
+      ...doc,
+      ...laid,
+      id: 'options',
+      url: 'file:///options.md',
+      source: '/options.md',
+      sourceKind: 'markdown',
+      domain: '',
+      category: 'web',
+      contentHash: '',
+      indexedAt: new Date(0),
+      chunks: laid.chunks.map((c) => ({ ...c, id: c.ordinal, docId: 'options' })),
+    } as Parameters<typeof renderDocumentHtml>[0]);
+    expect(html).not.toMatch(/<p>[^<]*\|/);
+    expect(html).toContain('<td>Where the data of store 0 is kept. Defaults to ./data/db0</td>');
+    expect(html).toContain(
+      '<td>&#39;scram&#39; | &#39;md5&#39;</td><td>The method to use. Defaults to md5</td>',
+    );
+    expect(html).toContain('<td>Where the data of store 29 is kept. Defaults to ./data/db29</td>');
   });
 
   it('cuts a single sentence longer than the maximum at word boundaries', () => {

@@ -125,10 +125,14 @@ describe('readHtml on tables', () => {
         '<table><tr><th>Option</th><th>Values</th></tr><tr><td>mode</td><td><ul><li>fast</li><li>safe</li></ul></td></tr></table>',
       ),
     ).toEqual(['Option', 'Values', 'mode', 'fast', 'safe']);
+  });
+
+  it('keeps a table with a pipe in a cell a table, the pipe written as in Markdown', () => {
+    const paragraphs = (body: string) => blocksOf(body).map((b) => (b as { text: string }).text);
     expect(
       paragraphs(
         '<table><tr><th>Flag</th><th>Meaning</th></tr><tr><td>a|b</td><td>either</td></tr></table>',
       ),
-    ).toEqual(['Flag', 'Meaning', 'a|b', 'either']);
+    ).toEqual(['| Flag | Meaning | | --- | --- | | a\\|b | either |']);
   });
 });

@@ -45,6 +45,39 @@ export function sentenceSpans(text: string): Array<[number, number]> {
   return spans;
 }
 
+/** The rule under a pipe table's header row, as the readers keep it (lines joined by spaces). */
+const TABLE_RULE = /\|(?:\s*:?-{3,}:?\s*\|)+/;
+
+/**
+ * Splits a pipe table paragraph (`| a | b | | --- | --- | | 1 | 2 | | 3 | 4 |`) into spans
+ * `[start, end)` covering it exactly, one per body row, the header and rule with the first: a
+ * span after the first starts at the closing pipe of the row before it (`| | 3 | 4 |`), the form
+ * the renderer reads as the continuation of a cut table. `null` when the paragraph is no table or
+ * its cells do not line up with the header (`\|` is a pipe inside a cell).
+ */
+export function rowSpans(text: string): Array<[number, number]> | null {
+  const rule = text.startsWith('|') ? TABLE_RULE.exec(text) : null;
+  if (!rule) return null;
+  const columns = rule[0].split('|').length - 2;
+  const pipes = (from: number, to: number): number[] => {
+    const out: number[] = [];
+    for (let i = from; i < to; i++) if (text[i] === '|' && text[i - 1] !== '\\') out.push(i);
+    return out;
+  };
+  if (pipes(0, rule.index).length !== columns + 1) return null;
+  const body = pipes(rule.index + rule[0].length, text.length);
+  if (body.length === 0 || body.length % (columns + 1) !== 0) return null;
+  const spans: Array<[number, number]> = [];
+  let start = 0;
+  for (let r = 1; r < body.length / (columns + 1); r++) {
+    const cut = body[r * (columns + 1) - 1]!;
+    spans.push([start, cut]);
+    start = cut;
+  }
+  spans.push([start, text.length]);
+  return spans;
+}
+
 /** Splits a span at word boundaries into parts of at most `max` tokens (only for over-long sentences). */
 function splitWords(text: string, base: number, max: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -104,8 +137,9 @@ export function layoutAndChunk(
       pieces.push({ start, end: text.length, tokens, headingLevel, headingPath });
       continue;
     }
-    // Over-long paragraph: sentence pieces, each still a unit the chunker never splits.
-    for (const [s, e] of sentenceSpans(body)) {
+    // Over-long paragraph: sentence pieces, each still a unit the chunker never splits; a table's
+    // rows, so that a cut never falls inside a cell.
+    for (const [s, e] of rowSpans(body) ?? sentenceSpans(body)) {
       const sentence = body.slice(s, e);
       const t = countTokens(sentence);
       const parts =

@@ -45,9 +45,10 @@ function pipeTable(para: string, state: TableState): string[][] | null {
     row
       .trim()
       .replace(/^\|/, '')
-      .replace(/\|$/, '')
-      .split('|')
-      .map((c) => c.trim());
+      .replace(/(?<!\\)\|$/, '')
+      .split(/(?<!\\)\|/)
+      // `\|` is a pipe inside a cell.
+      .map((c) => c.trim().replace(/\\\|/g, '|'));
   const rule = TABLE_RULE.exec(para);
   let header: string[];
   let body: string;

@@ -106,7 +106,7 @@ const NOT_DATA = 'table, ul, ol, dl, pre, h1, h2, h3, h4, h5, h6, [colspan], [ro
  * A table of data as the Markdown reader keeps a pipe table (`| Version | Changes | | --- | --- |
  * | v6.0.0 | Passing a non-string ... throws now. |`), so it is rendered as rows under their header
  * and a row is read whole, with its header: a header row of `<th>` cells, at least one row under
- * it, every row as wide, and no block of its own or `|` in a cell. `null` for any other table
+ * it, every row as wide, and no block of its own in a cell. `null` for any other table
  * (layout, a question and its answer): its cells are read as paragraphs.
  */
 function pipeTable(table: Element): string | null {
@@ -116,11 +116,11 @@ function pipeTable(table: Element): string | null {
   const header = cells[0];
   if (!header || header.length < 2 || cells.length < 2) return null;
   if (!header.every((c) => c.tagName.toUpperCase() === 'TH')) return null;
+  // A pipe inside a cell is written `\|`, as in Markdown.
   const texts = cells.map((row) =>
-    row.map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim()),
+    row.map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')),
   );
-  if (texts.some((row) => row.length !== header.length || row.some((t) => t.includes('|'))))
-    return null;
+  if (texts.some((row) => row.length !== header.length)) return null;
   const line = (row: string[]): string => `| ${row.join(' | ')} |`;
   const [head, ...body] = texts;
   return [line(head!), line(head!.map(() => '---')), ...body.map(line)].join(' ');

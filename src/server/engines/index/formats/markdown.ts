@@ -100,7 +100,11 @@ export function readMarkdown(
       para.push(item[1] ?? '');
       continue;
     }
-    para.push(line.replace(/^\s*>\s?/, ''));
+    const text = line.replace(/^\s*>\s?/, '');
+    // A table row may leave out its closing pipe; kept, it marks where the row ends once the
+    // lines are joined.
+    const row = /^\s*\|/.test(text) && !/(?<!\\)\|\s*$/.test(text);
+    para.push(row ? `${text.trimEnd()} |` : text);
   }
   flush();
   const h1 = blocks.find((b) => b.kind === 'heading' && b.level === 1);
