@@ -141,9 +141,19 @@ export function describeTextInPage(_: null): TextRoles | null {
     const lead = list.previousElementSibling;
     return lead?.tagName === 'P' ? lead : null;
   };
+  // A block that opens with a name and a colon ("sourceType: Indicate the mode the code should
+  // be parsed in.", as a README's option list reads once rendered) is about that name.
+  const namedBy = (el: Element): [Element, string] | null => {
+    const block = el.closest('p,li');
+    const m = block && /^\s*([A-Za-z_$][\w$.-]{1,40})\s*:\s/.exec(block.textContent ?? '');
+    return block && m ? [block, m[1]!] : null;
+  };
   const labelled = (el: Element, heading: number): number => {
     const label = labelOf(el);
-    if (!label) return heading;
+    if (!label) {
+      const named = namedBy(el);
+      return named ? addContext(named[0], `${contexts[heading]} ${named[1]}`.trim()) : heading;
+    }
     let text = squash(label.textContent);
     // A lead paragraph gives its last sentence.
     if (label.tagName === 'P') text = lastSentence(text);

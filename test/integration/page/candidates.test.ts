@@ -236,6 +236,15 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     expect(verifyClaim(delay, item!.quote, { context: item!.context }).verdict).toBe('supported');
   });
 
+  it('gives the sentences of a block that opens with a name and a colon that name as context', async () => {
+    const claim = 'The sourceType option can be either "script" or "module".';
+    const found = (await candidates(page, claim)).find(
+      (m) => m.quote === 'Can be either "script" or "module".',
+    );
+    expect(found?.context).toMatch(/ sourceType$/);
+    expect(verifyClaim(claim, found!.quote, { context: found!.context }).verdict).toBe('supported');
+  });
+
   it("gives a table row its heading as context when the heading names the claim's subject", async () => {
     const claim = 'Since v6.0.0, basename() throws when the path argument is not a string.';
     const row = (await candidates(page, claim)).find((m) => m.domPath.includes('#row-v6'));
