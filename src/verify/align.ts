@@ -37,7 +37,19 @@ export function quantityAlignment(
       .map((p) => p.start),
   );
   for (const q of claim.quantities) {
-    const candidates = page.quantities.filter((p) => comparable(q, p));
+    // A range the page allows ("number (32-64)") holds a value inside it: no other value, and no
+    // statement of it either ("an ipv6Subnet of 56").
+    const candidates = page.quantities.filter(
+      (p) =>
+        comparable(q, p) &&
+        !(
+          p.kind === 'number' &&
+          p.bound === 'range' &&
+          q.bound !== 'range' &&
+          q.value > p.value &&
+          q.value < p.high
+        ),
+    );
     // "Default: 500" under "number of milliseconds": a bare number on a page that names the
     // claim's unit is read in that unit.
     const factor =
@@ -61,6 +73,13 @@ export function quantityAlignment(
     const bounded =
       directional(q.bound) &&
       candidates.some((p) => directional(p.bound) && (q.kind === 'version' || p.value === q.value));
+    // A range is stated by its two ends given apart ("between ten thousand and thirty million" /
+    // "The minimum value is 10,000 and the maximum is 30,000,000").
+    const end = (x: number) => (p: Quantity) =>
+      p.bound !== 'range' &&
+      compareQuantities({ ...q, bound: 'eq', value: x, high: x }, p) === 'same';
+    if (q.bound === 'range' && candidates.some(end(q.value)) && candidates.some(end(q.high)))
+      continue;
     const results = candidates
       .filter((p) => !bounded || directional(p.bound))
       .map((p) => [p, compareQuantities(q, p)] as const);
@@ -115,7 +134,7 @@ export function quantityAlignment(
       !/\d/.test(q.text) &&
       q.bound === 'eq' &&
       /\bboth\b/i.test(page.text);
-    if (both) continue;
+    if (both || counted(claim.text, q)) continue;
     if (
       q.kind !== 'number' ||
       /\d/.test(q.text) ||
@@ -126,6 +145,19 @@ export function quantityAlignment(
       missing.push(q.text);
   }
   return { conflicts, missing };
+}
+
+/**
+ * True when the claim's count is the length of the list it gives right after it ("defined by three
+ * things: the namespace name, an initialization function and a shutdown function"): the count
+ * states nothing the list does not, and the list's items are checked as words.
+ */
+function counted(text: string, q: Quantity): boolean {
+  if (q.kind !== 'number' || !q.dim.startsWith('count') || q.bound !== 'eq') return false;
+  const list = /^[\p{L}\s-]{0,40}:\s*([^.;:!?]+)/u.exec(text.slice(q.end))?.[1];
+  if (!list) return false;
+  const items = list.split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).filter((x) => x.trim());
+  return items.length === q.value;
 }
 
 /**

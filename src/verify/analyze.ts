@@ -364,12 +364,15 @@ export function analyze(written: string): Analysis {
     const pos = tags[i] ?? 'X';
     const type = types[i] ?? 'word';
     const opensAside = statement(i);
+    // A dot inside a name ("path.join"), or opening one ("no .json or .ini file extension").
     const joined =
       value === '.' &&
-      i > 0 &&
-      (spaces[i] ?? '') === '' &&
       (spaces[i + 1] ?? ' ') === '' &&
-      /^[\p{L}_$]/u.test(values[i + 1] ?? '');
+      /^[\p{L}_$]/u.test(values[i + 1] ?? '') &&
+      ((i > 0 && (spaces[i] ?? '') === '') ||
+        (i > 0 &&
+          /^(?:no|a|an|the|or|and|nor|of|in|with|without|as|like)$/i.test(values[i - 1] ?? '')) ||
+        /^[([,]$/.test(values[i - 1] ?? ''));
     const closesAside = value === ')' && aside;
     if (opensAside) aside = true;
     if (closesAside) aside = false;
@@ -477,14 +480,18 @@ export function analyze(written: string): Analysis {
     // The scope is the negated predicate only ("not enabled by default" negates "enabled"): a
     // clause-wide scope would flip "default" too, and "disabled by default" would then disagree.
     // Adverbs ("not fully implement", "no longer used") pass the negation on to the predicate.
-    const negated = content && pos !== 'ADV' && pending % 2 === 1;
+    // The first part of a compound ("no run-time overhead") is no word of its own: the
+    // negation passes over it to the rest.
+    const compound =
+      pending % 2 === 1 && values[i + 1] === '-' && /^\p{L}/u.test(values[i + 2] ?? '');
+    const negated = content && pos !== 'ADV' && pending % 2 === 1 && !compound;
     // "without a defined TTL", "no valid entries": a cue before a noun phrase negates its noun
     // too, past the modifiers.
     const modifier =
       nounPhrase &&
       (pos === 'ADJ' || (pos === 'VERB' && /(?:ed|ing)$/.test(lower))) &&
       /^(?:NOUN|PROPN|ADJ)$/.test(tags[i + 1] ?? '');
-    if (content && pos !== 'ADV' && !modifier) pending = 0;
+    if (content && pos !== 'ADV' && !modifier && !compound) pending = 0;
     const stem = (stems[i] ?? lower).toLowerCase();
     tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause, joined });
   });
@@ -508,6 +515,15 @@ export function analyze(written: string): Analysis {
     if (v < 0 || tokens.slice(m + 2, v).some((x) => x.pos === 'VERB')) return;
     for (let k = n + 1; k < v; k++) tokens[k]!.negated = false;
     if (tokens[v]!.content) tokens[v]!.negated = true;
+  });
+  // "There is no code to load shared libraries" says none can be loaded: a denied means of an
+  // act ("no code to", "no way to", "no API to") denies the act too.
+  tokens.forEach((t, i) => {
+    const to = tokens[i + 1];
+    const act = tokens[i + 2];
+    if (!t.negated || t.pos !== 'NOUN' || to?.lower !== 'to' || !act) return;
+    if (act.pos !== 'VERB' || !act.content || act.clause !== t.clause) return;
+    act.negated = true;
   });
   // "turned off" says "disabled", "switch it on" says "enable": the particle carries the meaning.
   tokens.forEach((t, i) => {

@@ -162,6 +162,12 @@ function anchorWords(a: Analysis): Set<string> {
   return out;
 }
 
+/** True when `word` opens the range as a label: the range's first word, a colon after it. */
+function labels(a: Analysis, range: [number, number], word: string): boolean {
+  const end = where(a, range, word).get(range[0]);
+  return end !== undefined && a.tokens[end]?.text === ':';
+}
+
 /** A word that can witness where a fact sits: a content word of three letters or more. */
 const witness = (t: Token): boolean => t.content && !t.cue && /\p{L}{3}/u.test(t.text);
 
@@ -213,6 +219,9 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
         const mine = sides(claim, cs, a, b, claimLists);
         if (!mine) continue;
         for (const { range, cut } of pageSentences) {
+          // A name that opens its sentence as a label ("ecmaVersion: Indicates the version to
+          // parse.") holds the whole sentence: no statement of it belongs to another anchor.
+          if (labels(page, range, a) || labels(page, range, b)) continue;
           const theirs = sides(page, range, a, b, pageLists, cut);
           if (!theirs) continue;
           let swapped = 0;

@@ -280,8 +280,25 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       x.clause.words.some(
         (j) =>
           page.tokens[j]!.negated &&
-          c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
+          c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)) &&
+          // A denial the claim states too, in another clause that shares more with the page's,
+          // is that clause's ("Because it has no code to load modules, you register a module by
+          // linking its code" / "There is no code to load shared libraries").
+          !claim.tokens.some(
+            (t, k) =>
+              t.negated &&
+              !c.words.includes(k) &&
+              related(t, page.tokens[j]!) &&
+              sharedWith(t.clause, x.clause) >
+                sharedWith(claim.tokens[c.words[0]!]!.clause, x.clause),
+          ),
       );
+    // How many words of claim clause `n` the page clause states.
+    function sharedWith(n: number, p: Clause): number {
+      return claim.tokens.filter(
+        (t) => t.clause === n && t.content && p.words.some((j) => related(t, page.tokens[j]!)),
+      ).length;
+    }
     // Two negations or an "unless" in either sentence state a condition, not the negated fact
     // ("without setting a region, the client will not reach it" / "setting a region lets it reach").
     const conditional = (x: (typeof pairs)[number]): boolean => {

@@ -22,8 +22,10 @@ import {
   versionBound,
   WORD_NUMBER,
   nounStem,
+  numbersJoined,
   wordsValue,
 } from './quantity-words.js';
+import { loadWordNet } from './wordnet.js';
 
 /** What kind of quantity: a measure or count, a calendar date, a software version. */
 export type QuantityKind = 'number' | 'date' | 'version';
@@ -96,6 +98,46 @@ const DAY_WORD = `((?:twenty|thirty)[- ](?:${DAY_WORDS.slice(0, 9).join('|')})|$
 /** True for a word of a day in words ("first", "twenty", "thirtieth"). */
 export const isDayWord = (w: string): boolean =>
   DAY_WORDS.includes(w) || /^(?:twenty|thirty|thirtieth)$/.test(w);
+
+/**
+ * The runs of number words in a text, a run that holds two numbers joined by "and" cut in two
+ * ("ten thousand and thirty million"), or read as a range after "between" (`low` then holds the
+ * words of its lower end).
+ */
+function wordRuns(text: string): { index: number; text: string; low: string[]; high?: number }[] {
+  const out: { index: number; text: string; low: string[]; high?: number }[] = [];
+  for (const m of text.matchAll(WORD_NUMBER)) {
+    const body = m[0].replace(/[\s-]+$/, '');
+    const words = body.toLowerCase().split(/[\s-]+/);
+    const k = numbersJoined(words);
+    if (k < 0) {
+      out.push({ index: m.index, text: body, low: words });
+      continue;
+    }
+    // The "and" as the k-th word: the separators before it are the k before the word.
+    const cut = [...body.matchAll(/[\s-]+/g)];
+    const first = body.slice(0, cut[k - 1]!.index);
+    const second = body.slice(cut[k]!.index + cut[k]![0].length);
+    const high = wordsValue(words.slice(k + 1));
+    const low = wordsValue(words.slice(0, k));
+    if (
+      /\bbetween\s+$/i.test(text.slice(0, m.index)) &&
+      high !== null &&
+      low !== null &&
+      high >= low
+    ) {
+      out.push({ index: m.index, text: body, low: words.slice(0, k), high });
+      continue;
+    }
+    out.push({ index: m.index, text: first, low: words.slice(0, k) });
+    out.push({
+      index: m.index + body.length - second.length,
+      text: second,
+      low: words.slice(k + 1),
+    });
+  }
+  return out;
+}
 
 /** The day a {@link DAY_WORD} names: "twenty-first" is 21. */
 function dayOf(word: string): number {
@@ -263,20 +305,20 @@ export function extractQuantities(text: string): Quantity[] {
     const value = dayOf(m[1]!);
     raws.push({ start, end, value, high: value, bound: null });
   }
-  for (const m of text.matchAll(WORD_NUMBER)) {
-    let body = m[0].replace(/[\s-]+$/, '');
+  for (const m of wordRuns(text)) {
+    let body = m.text;
     let start = m.index;
     const words = body.toLowerCase().split(/[\s-]+/);
     // "a" before a scale word is a number ("a hundred"), elsewhere an article.
-    const value = wordsValue(words);
+    const value = m.high === undefined ? wordsValue(words) : wordsValue(m.low);
     if (value === null) continue;
     // "one" alone is mostly a pronoun ("the one that...", "at least one of max, maxSize or
-    // ttl"): a number only before a noun or unit.
+    // ttl", "can build one for a document"): a number only before a noun or unit.
     if (
       words.length === 1 &&
       words[0] === 'one' &&
       (!/^\s+[a-z]/i.test(text.slice(start + 3)) ||
-        /^\s+of\b/i.test(text.slice(start + 3)) ||
+        /^\s+(?:of|for|in|at|with|from|that|which|who|whose|on)\b/i.test(text.slice(start + 3)) ||
         // "the first one changes", "the later one takes precedence", "this one".
         ONE_AS_PRONOUN.test(text.slice(0, start)))
     )
@@ -313,7 +355,8 @@ export function extractQuantities(text: string): Quantity[] {
     }
     const end = start + body.length;
     if (!free(start, end)) continue;
-    raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
+    if (m.high !== undefined) raws.push({ start, end, value, high: m.high, bound: 'range' });
+    else raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
   }
   // Fractions of a unit: "half an hour", "a quarter of an hour", "three quarters of a second".
   for (const m of lower.matchAll(FRACTION)) {
@@ -346,7 +389,31 @@ export function extractQuantities(text: string): Quantity[] {
     if (raws.some((r) => r.start < u.end && r.end > start)) continue;
     raws.push({ start, end, value: 1, high: 1, bound: boundBefore(lower, start, end) });
   }
-  for (const r of raws.sort((a, b) => a.start - b.start)) {
+  raws.sort((a, b) => a.start - b.start);
+  // "zero or one occurrences", "1 or 2 retries": two plain values joined by "or", the smaller
+  // first, give the range between them.
+  for (let k = raws.length - 2; k >= 0; k--) {
+    const [a, b] = [raws[k]!, raws[k + 1]!];
+    if (
+      /^\s+or\s+$/.test(lower.slice(a.end, b.start)) &&
+      a.value === a.high &&
+      b.value === b.high &&
+      a.value < b.value &&
+      (a.bound === null || a.bound === 'eq') &&
+      (b.bound === null || b.bound === 'eq') &&
+      !/^\s*(?:more|fewer|less|greater|higher|lower|above|below|later|earlier)\b/.test(
+        lower.slice(b.end),
+      )
+    )
+      raws.splice(k, 2, {
+        start: a.start,
+        end: b.end,
+        value: a.value,
+        high: b.value,
+        bound: 'range',
+      });
+  }
+  for (const r of raws) {
     const word = lower.slice(r.start, r.end);
     const once = ONCE_LIKE.has(word);
     const u = once
@@ -520,5 +587,18 @@ function unitAfter(
     const end = at + m[0].length + head[0].length;
     return { dim: `count:${nounStem(head[1]!)}`, factor: 1, end, name: head[1]! };
   }
+  // An adjective names no thing counted; the noun after it does ("one consecutive occurrence",
+  // "one combined header").
+  const next = /^\s([a-z]{3,})\b/.exec(rest.slice(m[0].length));
+  if (next && !NOT_NOUN.has(next[1]!) && adjectiveOnly(name)) {
+    const end = at + m[0].length + next[0].length;
+    return { dim: `count:${nounStem(next[1]!)}`, factor: 1, end, name: next[1]! };
+  }
   return { dim: `count:${nounStem(name)}`, factor: 1, end: at + m[0].length, name };
+}
+
+/** True for a word WordNet knows only as an adjective or adverb ("consecutive", "combined"). */
+function adjectiveOnly(word: string): boolean {
+  const senses = loadWordNet().synsets(word);
+  return senses.length > 0 && senses.every((id) => id.startsWith('a') || id.startsWith('r'));
 }

@@ -175,6 +175,24 @@ export function wordsValue(words: string[]): number | null {
   return any ? total + current : null;
 }
 
+/**
+ * Where a run of number words holds two numbers joined by "and" rather than one: "and" joins the
+ * parts of one number only before a part smaller than the scale before it ("four hundred and
+ * ten"), so "ten thousand and thirty million" is two. The index in `words` of that "and", or -1.
+ */
+export function numbersJoined(words: readonly string[]): number {
+  for (let k = 1; k < words.length - 1; k++) {
+    if (words[k] !== 'and') continue;
+    const scales = words.slice(0, k).flatMap((w) => (SCALES[w] !== undefined ? [SCALES[w]!] : []));
+    const after = wordsValue(words.slice(k + 1));
+    const before = wordsValue(words.slice(0, k));
+    if (before === null || after === null) continue;
+    const last = scales.at(-1);
+    if (last === undefined || after >= last) return k;
+  }
+  return -1;
+}
+
 /** A crude English stem for count nouns: `retries` and `retry` compare equal. */
 export const nounStem = (w: string): string =>
   w

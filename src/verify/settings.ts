@@ -101,7 +101,7 @@ const ENTRY_REACH = 160;
  * will be case sensitive. (default: false)" for "the sensitive option"): of a list of options,
  * the one default that is that switch's, not its neighbours'.
  */
-function defaultsOfName(claim: string, page: string): [boolean, string][] {
+function defaultsOfName(claim: string, page: string, reach = ENTRY_REACH): [boolean, string][] {
   const at = defaultsAt(page).sort((a, b) => a[2] - b[2]);
   const out: [boolean, string][] = [];
   for (const name of namesBy(claim, [...OPTION_NAMES, SWITCH_VALUE])) {
@@ -111,7 +111,7 @@ function defaultsOfName(claim: string, page: string): [boolean, string][] {
     );
     for (const n of page.matchAll(spelled)) {
       const next = at.find(([, , k]) => k > n.index);
-      if (next && next[2] - n.index <= ENTRY_REACH) out.push([next[0], next[1]]);
+      if (next && next[2] - n.index <= reach) out.push([next[0], next[1]]);
     }
   }
   return out;
@@ -257,9 +257,30 @@ function unitConflicts(claim: string, page: string): Conflict[] {
 export function unstatedSettings(claim: string, page: string): string[] {
   const mine = statedDefaults(claim);
   if (mine.length === 0 || statedDefaults(page).length > 0) return [];
-  const words = new Set(page.toLowerCase().match(/[a-z]+/g) ?? []);
-  if (['default', 'defaults', 'defaulted', 'unless'].some((w) => words.has(w))) return [];
+  // "the default evaluation function" names a function, not a default: only a default stated
+  // ("defaults to", "by default", "Default:", "the default is") is one.
+  const stated =
+    /\b(?:defaults|defaulted|unless)\b|\bby default\b|\bdefault(?:\s+value)?\s*(?:[:=(]|is\b|of\b)|\(default\b/i;
+  if (stated.test(page)) return [];
   return mine.map(([, text]) => text);
+}
+
+/** How far after a switch's name its entry may state its default, read around a passage. */
+const CONTEXT_REACH = 400;
+
+/**
+ * A switch default the claim states that the passage leaves out, while the passage's window
+ * gives that switch's entry another one ("The useGlobal option is true by default" / "useGlobal
+ * <boolean> If true, ... The node CLI REPL sets this value to true. Default: false."): the entry
+ * runs past the passage.
+ */
+export function contextDefaultConflicts(claim: string, page: string, context: string): Conflict[] {
+  const mine = statedDefaults(claim);
+  if (mine.length === 0 || statedDefaults(page).length > 0) return [];
+  const theirs = defaultsOfName(claim, context, CONTEXT_REACH);
+  if (theirs.length === 0) return [];
+  const other = mine.find(([value]) => !theirs.some(([v]) => v === value));
+  return other ? [{ kind: 'negation', claim: other[1], page: theirs[0]![1] }] : [];
 }
 
 /** A value named as a default: a word or a name, not a number (quantities align those). */

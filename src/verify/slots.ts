@@ -220,7 +220,12 @@ function swapsIn(
     // An example the claim gives ("a wildcard such as *splat") fills no slot of the page's.
     if (exampled(claim.tokens, i)) continue;
     // A verb the tagger read as a noun ("the event returns the Client"): a paraphrase changes verbs.
-    if (/^(?:the|a|an)$/.test(claim.tokens[i + 1]?.lower ?? '') && verbish(c)) continue;
+    // So is one before a question word ("and sets how many candidates are considered").
+    if (
+      /^(?:the|a|an|how|what|which|whether)$/.test(claim.tokens[i + 1]?.lower ?? '') &&
+      verbish(c)
+    )
+      continue;
     if (inVerbSlot(claim.tokens, i)) continue;
     const sentence = page.tokens.slice(s, e);
     if (sentence.some((p) => p.content && (related(c, p) || areAntonyms(c, p)))) continue;
@@ -282,12 +287,25 @@ function swapsIn(
           changed.every((x, n) => n === 0 || x === changed[n - 1]! + 1) &&
           changed.every((x) => MODIFIER.test(gap[x]!.pos) || participle(gap[x]!)));
       if (anchor !== undefined && modifies) {
+        // Articles come and go in a paraphrase ("defaults to an empty object" / "defaults to
+        // last argument"): the words between are compared without them.
+        const article = (t: Token): boolean => /^(?:a|an|the)$/.test(t.lower);
+        const words = gap.filter((t) => !article(t));
+        const step = anchor < i ? 1 : -1;
         for (const a of spots) {
-          const j = a + (i - anchor);
+          let j = a;
+          const between: Token[] = [];
+          for (let n = 0; n <= words.length;) {
+            j += step;
+            if (j < s || j >= e) break;
+            if (article(page.tokens[j]!)) continue;
+            if (n < words.length) between.push(page.tokens[j]!);
+            n++;
+          }
           if (j < s || j >= e) continue;
-          const between = page.tokens.slice(Math.min(a, j) + 1, Math.max(a, j));
+          if (step < 0) between.reverse();
           // Function words between must be the same; content words there changed as well.
-          const same = gap.every(
+          const same = words.every(
             (t, x) => t.lower === between[x]!.lower || (t.content && between[x]!.content),
           );
           if (!same || clauseOf(j) !== clauseOf(a)) continue;

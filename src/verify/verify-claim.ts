@@ -16,7 +16,12 @@ import { orderConflicts, unstatedOrders } from './orders.js';
 import { polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { swappedWords } from './frames.js';
-import { optionNames, settingConflicts, unstatedSettings } from './settings.js';
+import {
+  contextDefaultConflicts,
+  optionNames,
+  settingConflicts,
+  unstatedSettings,
+} from './settings.js';
 import { UNITS } from './quantity-words.js';
 import { slotSwaps } from './slots.js';
 import {
@@ -346,6 +351,13 @@ export function verifyClaim(
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...contrastSwaps(c, p));
+  // A default the passage leaves out is set against the one its entry gives past it, and is then
+  // no longer missing.
+  const entryDefault =
+    conflicts.length === 0
+      ? contextDefaultConflicts(c.text, settingsText, options.context ?? '')
+      : [];
+  conflicts.push(...entryDefault);
   if (conflicts.length === 0) conflicts.push(...itemConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...conditionConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...exceptionConflicts(c, p));
@@ -354,7 +366,9 @@ export function verifyClaim(
     ...terms.missing,
     ...quantities.missing,
     ...unstatedComparisons(c, p),
-    ...unstatedSettings(c.text, settingsText),
+    ...unstatedSettings(c.text, settingsText).filter((x) =>
+      entryDefault.every((y) => y.claim !== x),
+    ),
     ...unstatedOrders(c, p),
   ];
   // An ordinary word in another's place is a swapped fact, unless the passage states the claim's

@@ -103,6 +103,10 @@ const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   ['min', 'maximum'],
   ['min', 'max'],
   ['minimal', 'maximal'],
+  // Left as it was against changed in any word ("leaves the DOM untouched" / "modifies the DOM").
+  ...['unchanged', 'untouched', 'unmodified', 'unaltered', 'intact'].flatMap((x) =>
+    ['change', 'modify', 'mutate', 'alter'].map((y) => [x, y] as const),
+  ),
 ];
 const proseAntonym = new Map<string, Set<string>>();
 for (const [x, y] of PROSE_ANTONYMS) {
