@@ -45,8 +45,11 @@ export function sentenceSpans(text: string): Array<[number, number]> {
   return spans;
 }
 
-/** The rule under a pipe table's header row, as the readers keep it (lines joined by spaces). */
-const TABLE_RULE = /\|(?:\s*:?-{3,}:?\s*\|)+/;
+/**
+ * The rule under a pipe table's header row, as the readers keep a table (its lines joined by
+ * spaces); the chunker cuts such a table between rows and the renderer reads it back.
+ */
+export const TABLE_RULE = /\|(?:\s*:?-{3,}:?\s*\|)+/;
 
 /**
  * Splits a pipe table paragraph (`| a | b | | --- | --- | | 1 | 2 | | 3 | 4 |`) into spans

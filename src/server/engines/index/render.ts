@@ -1,3 +1,4 @@
+import { TABLE_RULE } from './chunk.js';
 import { escapeHtml } from './formats/plain.js';
 import type { ChunkRecord, IndexImage, IndexedDocument } from './types.js';
 
@@ -25,9 +26,6 @@ function leadingHeadings(chunk: ChunkRecord, paras: readonly string[]): number {
   }
   return 1;
 }
-
-/** A GitHub-style pipe table as the Markdown reader keeps it (its lines joined by spaces). */
-const TABLE_RULE = /\|(?:\s*:?-{3,}:?\s*\|)+/;
 
 /** The header of the last pipe table rendered: a long table's rows continue in later chunks. */
 interface TableState {
