@@ -293,6 +293,17 @@ function verbsTaggedAsNouns(
  * the statement it makes (see answers.ts): `text` is the text so restated.
  * @example analyze('Caching is not enabled by default.').tokens.find((t) => t.lemma === 'enable')?.negated // true
  */
+/** What, negated, denies the act a gerund subject names ("doing X is not supported"). */
+const DENIED_ACTS = new Set([
+  'support',
+  'supported',
+  'allow',
+  'allowed',
+  'permit',
+  'permitted',
+  'possible',
+]);
+
 export function analyze(written: string): Analysis {
   // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon; and the full
   // stop after a key combination ("... with Ctrl+R.") is no initial's ("R.").
@@ -309,6 +320,19 @@ export function analyze(written: string): Analysis {
   const stems = column<string>(its.stem);
   const tags = column<string>(its.pos);
   for (const k of verbsTaggedAsNouns(values, tags, lemmas)) tags[k] = 'VERB';
+  // "isn't big enough": the word before "enough" is the predicate's adjective, which a negation
+  // reaches, not an adverb it passes over.
+  values.forEach((v, k) => {
+    if (tags[k] !== 'ADV' || values[k + 1]?.toLowerCase() !== 'enough') return;
+    const near = values.slice(Math.max(0, k - 3), k).map((x) => x.toLowerCase());
+    if (!near.some((x) => CUES.has(x))) return;
+    if (
+      loadWordNet()
+        .synsets(v.toLowerCase())
+        .some((id) => /^[as]/.test(id))
+    )
+      tags[k] = 'ADJ';
+  });
   const types = column<string>(its.type);
   const stops = column<boolean>(its.stopWordFlag);
   const spaces = column<string>(its.precedingSpaces);
@@ -358,6 +382,21 @@ export function analyze(written: string): Analysis {
     return false;
   };
   let aside = false;
+  /** True when a noun, a name or a word of code stands from `k` before the clause ends. */
+  const ownWords = (k: number): boolean => {
+    for (let j = k; j < values.length && !/^[,.;:!?]$/.test(values[j]!); j++)
+      if (/^(?:NOUN|PROPN|X)$/.test(tags[j] ?? '')) return true;
+    return false;
+  };
+  // "is not immediately freed and given back to the OS": "and" + a participle after a negated
+  // participle shares its auxiliary and its negation, in one clause.
+  const participle = (k: number): boolean =>
+    tags[k] === 'VERB' && /(?:ed|en|wn|ne)$/i.test(values[k] ?? '');
+  const sharesNegation = (i: number): boolean =>
+    /^(?:and|or)$/i.test(values[i] ?? '') &&
+    participle(i + 1) &&
+    participle(i - 1) &&
+    tokens[i - 1]?.negated === true;
   values.forEach((value, i) => {
     const lower = value.toLowerCase();
     const lemma = (lemmas[i] ?? lower).toLowerCase();
@@ -386,7 +425,14 @@ export function analyze(written: string): Analysis {
       // "without" + a gerund opens a clause of its own: "dropped without informing the source"
       // negates the informing, not the dropping.
       (lower === 'without' && tags[i + 1] === 'VERB' && /ing$/i.test(values[i + 1] ?? '')) ||
-      (COORDINATORS.has(lower) && opensClause(i, hasVerb));
+      // So does "instead of" + a gerund with words of its own: "build one yourself instead of
+      // going through X" (not "keeps them instead of skipping them", one fact turned round).
+      (lower === 'instead' &&
+        values[i + 1]?.toLowerCase() === 'of' &&
+        tags[i + 2] === 'VERB' &&
+        /ing$/i.test(values[i + 2] ?? '') &&
+        ownWords(i + 3)) ||
+      (COORDINATORS.has(lower) && opensClause(i, hasVerb) && !sharesNegation(i));
     if (boundary) {
       clause++;
       pending = 0;
@@ -405,8 +451,9 @@ export function analyze(written: string): Analysis {
     // verb of prevention negates the gerund.
     const prevented =
       lower === 'from' &&
-      // The tagger may call the gerund a noun ("stops ignore from checking").
-      /^(?:VERB|NOUN)$/.test(tags[i + 1] ?? '') &&
+      // The tagger may call the gerund a noun ("stops ignore from checking"); a passive one
+      // negates its participle ("keeps selectors from being absolutized").
+      /^(?:VERB|NOUN|AUX)$/.test(tags[i + 1] ?? '') &&
       /ing$/i.test(values[i + 1] ?? '') &&
       lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
     // "cannot be larger than 125 bytes" bounds the number ("at most 125 bytes") and "not as
@@ -523,6 +570,25 @@ export function analyze(written: string): Analysis {
     const act = tokens[i + 2];
     if (!t.negated || t.pos !== 'NOUN' || to?.lower !== 'to' || !act) return;
     if (act.pos !== 'VERB' || !act.content || act.clause !== t.clause) return;
+    act.negated = true;
+  });
+  // The participle after such an "and" is negated with the one before it.
+  tokens.forEach((_, i) => {
+    if (i > 0 && sharesNegation(i) && tokens[i + 1]!.content) tokens[i + 1]!.negated = true;
+  });
+  // "Constructing a channel directly is not supported" says it cannot be constructed: an act
+  // (a gerund opening the clause) that is not supported, allowed, permitted or possible is denied.
+  tokens.forEach((t, i) => {
+    if (!t.negated || !DENIED_ACTS.has(t.lemma)) return;
+    let k = i - 1;
+    while (k > 0 && tokens[k - 1]!.clause === t.clause) k--;
+    while (k < i && /^\W+$/.test(tokens[k]!.text)) k++;
+    const act = tokens[k];
+    if (!act || !/^(?:VERB|NOUN)$/.test(act.pos) || !/ing$/.test(act.lower) || !act.content) return;
+    // One predicate: the gerund's phrase has no finite verb of its own before "is".
+    const between = tokens.slice(k + 1, i);
+    const aux = between.findIndex((x) => /^(?:is|are|was|were)$/.test(x.lower));
+    if (aux < 0 || between.slice(0, aux).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return;
     act.negated = true;
   });
   // "turned off" says "disabled", "switch it on" says "enable": the particle carries the meaning.

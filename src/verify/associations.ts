@@ -17,7 +17,7 @@ import { sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { coordinatedItems } from './conjuncts.js';
 import type { Conflict } from './verify-claim.js';
-import { norm } from './words.js';
+import { norm, related } from './words.js';
 
 /** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
 const REORDERING = new Set(
@@ -390,4 +390,49 @@ const SETS_AGAINST =
 export function unstatedPreferences(claim: string, page: string): string[] {
   const m = PREFERS.exec(claim);
   return m && !SETS_AGAINST.test(page) ? [m[0]] : [];
+}
+
+/**
+ * The modifier of each noun in a sentence, as `[modifier, head]` token pairs: an adjective, or a
+ * hyphenated compound ("zero-based"), right before the noun it describes.
+ */
+function modified(a: Analysis, [first, last]: [number, number]): [string, Token][] {
+  const out: [string, Token][] = [];
+  for (let h = first + 1; h <= last; h++) {
+    const head = a.tokens[h]!;
+    if (!head.content || !/^(?:NOUN|PROPN)$/.test(head.pos)) continue;
+    const before = a.tokens[h - 1]!;
+    if (a.tokens[h - 2]?.text === '-' && h - 3 >= first && before.content)
+      out.push([`${a.tokens[h - 3]!.lower}-${before.lower}`, head]);
+    else if (before.content && before.pos === 'ADJ' && !QUANTIFIERS.has(before.lower))
+      out.push([before.lemma, head]);
+  }
+  return out;
+}
+
+/**
+ * Modifiers swapped between two nouns of one sentence: "zero-based line numbers and one-based
+ * column numbers" where the page says "the one-based line and zero-based column numbers". Each
+ * modifier goes with the other noun on the page, and neither with its own.
+ * @example
+ * modifierSwaps(analyze('It has zero-based lines and one-based columns.'), analyze('It has one-based lines and zero-based columns.'))
+ * // [{ kind: 'term', claim: 'zero-based line', page: 'one-based line' }]
+ */
+export function modifierSwaps(claim: Analysis, page: Analysis): Conflict[] {
+  const pages = sentenceRanges(page).map((r) => modified(page, r));
+  for (const range of sentenceRanges(claim)) {
+    const mine = modified(claim, range);
+    for (const [m1, h1] of mine) {
+      for (const [m2, h2] of mine) {
+        if (m1 === m2 || related(h1, h2)) continue;
+        for (const theirs of pages) {
+          const has = (m: string, h: Token): boolean =>
+            theirs.some(([x, y]) => x === m && related(h, y));
+          if (has(m1, h2) && has(m2, h1) && !has(m1, h1) && !has(m2, h2))
+            return [{ kind: 'term', claim: `${m1} ${h1.text}`, page: `${m2} ${h1.text}` }];
+        }
+      }
+    }
+  }
+  return [];
 }

@@ -7,7 +7,7 @@ import { UNITS } from './quantity-words.js';
 import { sentenceBounds } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
-import { amountReworded, canSwap, inVerbSlot, related } from './words.js';
+import { amountReworded, canSwap, identifierPieces, inVerbSlot, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 const SWAPPABLE = new Set(['NOUN', 'PROPN', 'ADJ', 'ADV', 'NUM', 'X']);
@@ -118,4 +118,73 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
     if (swapped) out.push({ kind: 'term', claim: c.text, page: swapped.text });
   });
   return out;
+}
+
+/** Word classes of a modifier that names a kind of its noun ("Huffman coding", "arithmetic coding"). */
+const KIND_POS = new Set(['NOUN', 'PROPN', 'ADJ']);
+
+/** Modifiers that refer or count rather than name a kind ("other streams", "the same file"). */
+const REFERRING = new Set(
+  (
+    'other another same such own certain various different several many more most few fewer ' +
+    'less least each every any all some additional extra further following previous next new'
+  ).split(' '),
+);
+
+/**
+ * A modifier replaced before the same noun: the claim's "arithmetic coding" where the page says
+ * "Huffman coding". The page's modifier is a name, stated nowhere in the claim, and the claim's is
+ * stated nowhere on the page, so the noun's kind changed.
+ * @example
+ * modifierReplaced(analyze('bzip2 uses arithmetic coding.'), analyze('bzip2 uses Huffman coding.'))
+ * // [{ kind: 'term', claim: 'arithmetic', page: 'Huffman' }]
+ */
+export function modifierReplaced(claim: Analysis, page: Analysis): Conflict[] {
+  const pieces = identifierPieces(page.text);
+  const kindOf = (a: Analysis, k: number): boolean => {
+    const m = a.tokens[k];
+    const h = a.tokens[k + 1];
+    return (
+      !!m &&
+      !!h &&
+      m.content &&
+      !m.negated &&
+      KIND_POS.has(m.pos) &&
+      isWord(m) &&
+      /^\p{L}[\p{L}-]{2,}$/u.test(m.text) &&
+      h.content &&
+      /^(?:NOUN|PROPN)$/.test(h.pos) &&
+      // The head of its phrase: "simple" of "a simple branch target predictor" is no kind of
+      // branch.
+      !/^(?:NOUN|PROPN)$/.test(a.tokens[k + 2]?.pos ?? '') &&
+      // Not the second word of a compound or a name ("Burrows-Wheeler coding"), nor a number's
+      // unit ("5xx").
+      !/^(?:-|NUM)$/.test(a.tokens[k - 1]?.text === '-' ? '-' : (a.tokens[k - 1]?.pos ?? '')) &&
+      // Nor a verb the tagger read as a noun ("DHAT tracks program progress").
+      !inVerbSlot(a.tokens, k)
+    );
+  };
+  for (let i = 0; i < claim.tokens.length - 1; i++) {
+    if (!kindOf(claim, i)) continue;
+    const m = claim.tokens[i]!;
+    const head = claim.tokens[i + 1]!;
+    if (UNITS.has(m.lower) || m.lemma === 'one' || pieces.has(m.lower) || REFERRING.has(m.lower))
+      continue;
+    if (page.tokens.some((q) => related(m, q))) continue;
+    for (let j = 0; j < page.tokens.length - 1; j++) {
+      if (!kindOf(page, j) || !related(head, page.tokens[j + 1]!)) continue;
+      const p = page.tokens[j]!;
+      // The page's kind is a name ("Huffman coding"), not a word a paraphrase may put otherwise
+      // ("a small wrapper" / "a thin wrapper"), nor a capital of a title ("Special Rules").
+      const name =
+        /^\p{Lu}/u.test(p.text) &&
+        j > 0 &&
+        !/^[.!?:]$/.test(page.tokens[j - 1]!.text) &&
+        !/^\p{Lu}/u.test(page.tokens[j + 1]!.text);
+      if (!name || claim.tokens.some((t) => related(t, p))) continue;
+      if (!canSwap(m, p) || amountReworded(m, p)) continue;
+      return [{ kind: 'term', claim: m.text, page: p.text }];
+    }
+  }
+  return [];
 }

@@ -5,9 +5,14 @@
  * something else.
  */
 import { analyze } from './analyze.js';
-import type { Analysis } from './analyze.js';
+import type { Analysis, KeyTerm } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
-import { associationSwaps, contrastSwaps, unstatedPreferences } from './associations.js';
+import {
+  associationSwaps,
+  contrastSwaps,
+  modifierSwaps,
+  unstatedPreferences,
+} from './associations.js';
 import { onlyAsks } from './answers.js';
 import { CONDITIONS, conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
@@ -15,7 +20,7 @@ import { comparativeConflicts, particleConflicts, unstatedComparisons } from './
 import { orderConflicts, unstatedOrders } from './orders.js';
 import { polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
-import { swappedWords } from './frames.js';
+import { modifierReplaced, swappedWords } from './frames.js';
 import {
   contextDefaultConflicts,
   optionNames,
@@ -24,6 +29,7 @@ import {
 } from './settings.js';
 import { UNITS } from './quantity-words.js';
 import { slotSwaps } from './slots.js';
+import type { Quantity } from './quantities.js';
 import {
   areAntonyms,
   escapeRegExp,
@@ -260,25 +266,59 @@ export function verifyClaim(
   // A version the entry's own heading gives ("options.allowRelativePaths since 5.2.0", "Added
   // in: v0.1.99") is stated for the text under it, and another version of the claim is a
   // changed one when the text itself states none. Section numbers ("10.3.2") and the version of
-  // the docs in a page title ("Node.js v20.20.2 Documentation") are none.
+  // the docs in a page title ("Node.js v20.20.2 Documentation") are none. Every other version the
+  // heading names (a History table's) is known: a claim's version among them is not a changed
+  // one, only an unstated one.
   const headingVersions = [
     ...(options.heading ?? '').matchAll(
-      new RegExp(`\\b(?:since|added in:?)\\s*v?(${VERSION})\\b`, 'gi'),
+      new RegExp(
+        `\\b(?:since|added in|introduced in|new in version):?\\s*(v?${VERSION}(?:,\\s*v?${VERSION})*)\\b`,
+        'gi',
+      ),
     ),
-  ].map((m) => m[1]!);
+  ].flatMap((m) => m[1]!.split(/,\s*/).map((v) => v.replace(/^v/i, '')));
+  // Only for a version of the entry the heading names: "Since v13.0.0, console.timeEnd() ..."
+  // says nothing of when the console.time() above its passage came.
+  const headingNorm = norm(options.heading ?? '');
+  const entryVersion = (q: string): boolean => {
+    const holder = versionHolder(c, q);
+    return holder === undefined || hasTerm(headingNorm, holder);
+  };
   if (headingVersions.length > 0) {
     const version = (q: string): string | undefined =>
       new RegExp(`^v?(${VERSION})$`, 'i').exec(q)?.[1];
+    const known = [
+      ...(options.heading ?? '').matchAll(new RegExp(`(?<![\\d.])${VERSION}(?![\\d.])`, 'g')),
+    ].map((m) => m[0]);
     const plain = !p.quantities.some((q) => q.kind === 'version');
     for (const q of quantities.missing) {
       const v = version(q);
-      if (v && !headingVersions.includes(v) && plain)
+      if (v && !known.includes(v) && plain && entryVersion(q))
         quantities.conflicts.push({ kind: 'number', claim: q, page: headingVersions[0]! });
     }
     quantities.missing = quantities.missing.filter((q) => {
       const v = version(q);
-      return !v || (!headingVersions.includes(v) && !plain);
+      if (!v || !entryVersion(q)) return true;
+      return !headingVersions.includes(v) && (!plain || known.includes(v));
     });
+  }
+  // A constant's value its entry defines under its heading ("#define ASN1_MAX_ERROR_DESCRIPTION_SIZE
+  // 128") is stated for the text under it, for a claim that names the constant; another number
+  // of the claim is a changed one when the text itself states none.
+  for (const m of (options.heading ?? '').matchAll(
+    /#\s*define\s+([A-Za-z_]\w*)\s+\(?(-?\d+)\)?/g,
+  )) {
+    if (!hasTerm(norm(c.text), m[1]!)) continue;
+    const value = Number(m[2]);
+    const numbers = (list: string[]): Quantity[] =>
+      c.quantities.filter((q) => list.includes(q.text) && q.kind !== 'version');
+    const plain = p.quantities.length === 0;
+    for (const q of numbers(quantities.missing)) {
+      if (q.value !== value && plain)
+        quantities.conflicts.push({ kind: 'number', claim: q.text, page: m[2]! });
+    }
+    const settled = new Set(numbers(quantities.missing).filter((q) => q.value === value || plain));
+    quantities.missing = quantities.missing.filter((x) => ![...settled].some((q) => q.text === x));
   }
   // A number that names a release with its product ("GCC 12", "Python 3") is stated by a page
   // title or heading that names that release ("GCC 12 Release Series"): release notes need not
@@ -351,6 +391,9 @@ export function verifyClaim(
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...contrastSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...modifierSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term'))
+    conflicts.push(...entrySwaps(c, pageNorm, options.heading));
   // A default the passage leaves out is set against the one its entry gives past it, and is then
   // no longer missing.
   const entryDefault =
@@ -384,7 +427,7 @@ export function verifyClaim(
         // A piece of an identifier states the word too ("proxy" in `HTTP_PROXY`).
         p.tokens.some((q) => /\p{L}{2}/u.test(q.text) && !q.cue && related(t, q)),
     );
-  for (const find of [swappedWords, slotSwaps]) {
+  for (const find of [swappedWords, slotSwaps, modifierReplaced]) {
     if (conflicts.some((x) => x.kind === 'term')) break;
     const stated = new Set(
       [...conflicts, ...missing].map((x) => (typeof x === 'string' ? x : x.claim).toLowerCase()),
@@ -636,6 +679,63 @@ const VERSION = String.raw`\d+\.\d+(?:\.\d+)?`;
 function subjectOf(a: Analysis): Analysis['tokens'] {
   const verb = a.tokens.findIndex((t) => t.pos === 'VERB' || t.pos === 'AUX');
   return verb < 0 ? [] : a.tokens.slice(0, verb).filter((t) => t.clause === a.tokens[0]?.clause);
+}
+
+/**
+ * The claim says of one name what the entry of another states: its subject is a name in code the
+ * entry's heading does not name, while the heading names another name of the claim, and the
+ * passage names the claim's subject but not the heading's ("zlib.bytesWritten is an alias for
+ * zlib.bytesRead" against "Deprecated alias for zlib.bytesWritten." under "zlib.bytesRead"). An
+ * entry's text is about its heading's name; the other name is what it refers to.
+ */
+function entrySwaps(claim: Analysis, pageNorm: string, heading: string | undefined): Conflict[] {
+  if (!heading) return [];
+  const names = claim.keyTerms.filter((k) => k.kind === 'code' || k.kind === 'identifier');
+  if (names.length < 2) return [];
+  const first = names
+    .map((k) => ({ k, at: claim.text.indexOf(k.text) }))
+    .filter((x) => x.at >= 0)
+    .sort((a, b) => a.at - b.at)[0]?.k;
+  if (!first) return [];
+  const subject = subjectOf(claim).map((t) => t.lower);
+  const pieces = norm(first.text).split(/[^\p{L}\p{N}_$]+/u);
+  if (!pieces.some((x) => subject.includes(x))) return [];
+  const h = norm(heading);
+  if (hasTerm(h, first.text) || !hasTerm(pageNorm, first.text)) return [];
+  // Two entries of one kind: the same owner ("zlib.bytesRead" / "zlib.bytesWritten") or names
+  // that open alike ("selectOne" / "selectAll"), not a class and its option ("RetryHandler" /
+  // "minTimeout"), which the class's entry states.
+  const last = (k: KeyTerm): string => norm(k.text).replace(/\(.*$/, '').split('.').at(-1) ?? '';
+  const siblings = (a: KeyTerm, b: KeyTerm): boolean => {
+    const [x, y] = [last(a), last(b)];
+    let n = 0;
+    while (n < Math.min(x.length, y.length) && x[n] === y[n]) n++;
+    return n >= 4;
+  };
+  const other = names.find(
+    (k) => k !== first && siblings(first, k) && hasTerm(h, k.text) && !hasTerm(pageNorm, k.text),
+  );
+  return other ? [{ kind: 'term', claim: first.text, page: other.text }] : [];
+}
+
+/**
+ * The name in code a version of the claim belongs to: the nearest one written before it ("X,
+ * added in v22.0.0"), else the first after it ("Since v13.0.0, console.timeEnd() shows"), or
+ * none when the claim names nothing in code.
+ */
+function versionHolder(claim: Analysis, version: string): string | undefined {
+  const at = claim.quantities.find((q) => q.text === version || q.text.endsWith(version))?.start;
+  if (at === undefined) return undefined;
+  let before: [number, string] | undefined;
+  let after: [number, string] | undefined;
+  for (const k of claim.keyTerms) {
+    if (k.kind !== 'code' && k.kind !== 'identifier') continue;
+    for (let i = claim.text.indexOf(k.text); i >= 0; i = claim.text.indexOf(k.text, i + 1)) {
+      if (i < at && (!before || i > before[0])) before = [i, k.text];
+      if (i > at && (!after || i < after[0])) after = [i, k.text];
+    }
+  }
+  return (before ?? after)?.[1];
 }
 
 /**

@@ -144,6 +144,16 @@ export function areAntonyms(a: Token, b: Token): boolean {
   };
   const fa = forms(a);
   const fb = forms(b);
+  // Adverbs through their adjectives ("synchronously" / "asynchronously"), when they share their
+  // stem: WordNet lists near-synonyms of an antonym as antonyms too ("concurrent").
+  const adverb = (t: Token): string | undefined =>
+    t.pos === 'ADV' && /[a-z]{4}ly$/.test(t.lower) ? t.lower.replace(/ly$/, '') : undefined;
+  const [xa, xb] = [adverb(a), adverb(b)];
+  if (xa && xb) {
+    let n = 0;
+    while (n < Math.min(xa.length, xb.length) && xa.at(-1 - n) === xb.at(-1 - n)) n++;
+    if (n >= 5 && wn.antonyms(xa).has(xb)) return true;
+  }
   for (const x of fa) {
     const opposite = wn.antonyms(x);
     const prose = proseAntonym.get(x);
@@ -189,6 +199,11 @@ export const hasTerm = (text: string, term: string): boolean => {
   if (t.length === 0) return true;
   // A plural names the same thing ("APIs" / "API").
   const forms = t.length > 3 && t.endsWith('s') ? [t, t.slice(0, -1)] : [t];
+  // A word in capitals inside is one name written apart too ("WebAssembly" / "Web Assembly"); not
+  // with a hyphen, which names another thing ("cacheControl" / the "Cache-Control" header).
+  const parts = /^[A-Za-z]+$/.test(term) ? term.split(/(?<=[a-z])(?=[A-Z])/) : [];
+  if (parts.length > 1 && parts.every((x) => x.length >= 3))
+    forms.push(parts.join(' ').toLowerCase());
   for (const f of forms) {
     for (let at = text.indexOf(f); at >= 0; at = text.indexOf(f, at + 1)) {
       const before = text[at - 1];
