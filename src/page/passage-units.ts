@@ -166,6 +166,17 @@ export function describeTextInPage(_: null): TextRoles | null {
     if (label.tagName !== 'DT' && next?.tagName === 'CODE') text += ` ${squash(next.textContent)}`;
     return addContext(label, `${contexts[heading]} ${text}`.trim());
   };
+  // An entry's version metadata, right under its heading and before its text ("Added in:
+  // v22.0.0", "Deprecated since: v10.0.0", a History table's versions), reads with the heading,
+  // so the entry's sentences state when it came: "hasSubscribers, added in v22.0.0, is true...".
+  const versionLine =
+    /^(?:added in|introduced in|deprecated since|new in version|since)\s*:?\s*v?\d+\.\d+/i;
+  const versionCell = /^v?\d+\.\d+(?:\.\d+)?$/;
+  // So does a C reference's one-line definition of the constant it documents ("#define
+  // ASN1_MAX_ERROR_DESCRIPTION_SIZE 128" under that name): its text gives the value.
+  const definition = /^#\s*define\s+([A-Za-z_]\w*)\s+\(?-?\d[\w.]*\)?$/;
+  /** The heading whose metadata the walk is still in, or -1 once its text has started. */
+  let metadataOf = -1;
   let heading = 0;
   const chain: { level: number; text: string }[] = [];
   let roles = '';
@@ -219,6 +230,19 @@ export function describeTextInPage(_: null): TextRoles | null {
         );
         ctx = addContext(header, text.join(' | '));
       }
+    }
+    if (h) metadataOf = heading;
+    else if (metadataOf === heading && role !== 'x') {
+      const text = squash(node.textContent);
+      const history = el?.closest('details') !== null;
+      const defined = role === 'k' ? definition.exec(text)?.[1] : undefined;
+      if (
+        versionLine.test(text) ||
+        (history && role === 'c' && versionCell.test(text)) ||
+        (defined !== undefined && contexts[heading]!.includes(defined))
+      )
+        contexts[heading] = `${contexts[heading]} ${text}`;
+      else if (!history && text !== '') metadataOf = -1;
     }
     roles += role;
     rows.push(row);

@@ -221,7 +221,8 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     const found = await candidates(page, added);
     const meta = found.find((m) => m.domPath.includes('#added-in'));
     expect(meta?.method).toBe('fuzzy');
-    expect(meta?.context).toBe('matchesGlob(path, pattern)');
+    // The entry's metadata reads with its heading, so its text states when it was added.
+    expect(meta?.context).toBe('matchesGlob(path, pattern) Added in: v20.17.0');
     expect(verifyClaim(added, meta!.quote, { context: meta!.context }).verdict).toBe('supported');
     // A changed version is a candidate all the same, so the claim is contradicted, not unfound.
     const changed = 'The matchesGlob() method was first added in release v20.12.0.';
@@ -229,11 +230,27 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     expect(verifyClaim(changed, rival!.quote, { context: rival!.context }).verdict).toBe(
       'contradicted',
     );
+    const since = 'matchesGlob(), added in v20.17.0, tells whether a path matches a glob.';
+    const text = (await candidates(page, since)).find((m) => m.quote.includes('Tells whether'));
+    expect(text?.context).toBe('matchesGlob(path, pattern) Added in: v20.17.0');
+    const read = { context: text!.context, heading: text!.context };
+    expect(verifyClaim(since, text!.quote, read).verdict).toBe('supported');
+    expect(verifyClaim(since.replace('17', '12'), text!.quote, read).verdict).toBe('contradicted');
     // Small numbers in words meet their digits: "one millisecond" and "Default: 1".
     const delay = "If you don't pass a delay to schedule(), it defaults to one millisecond.";
     const item = (await candidates(page, delay)).find((m) => m.domPath.includes('#opt-delay'));
     expect(item?.context).toContain('schedule(fn[, delay])');
     expect(verifyClaim(delay, item!.quote, { context: item!.context }).verdict).toBe('supported');
+  });
+
+  it("reads a constant's one-line definition under its heading with the heading", async () => {
+    const claim = (n: number) =>
+      `MSG_MAX_SIZE limits a description message to ${n} characters, the null character included.`;
+    const found = (await candidates(page, claim(128))).find((m) => m.domPath.includes('#max-size'));
+    expect(found?.context).toMatch(/ MSG_MAX_SIZE # define MSG_MAX_SIZE 128$/);
+    const read = { context: found!.context, heading: found!.context };
+    expect(verifyClaim(claim(128), found!.quote, read).verdict).toBe('supported');
+    expect(verifyClaim(claim(256), found!.quote, read).verdict).toBe('contradicted');
   });
 
   it('gives the sentences of a block that opens with a name and a colon that name as context', async () => {
@@ -248,7 +265,8 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
   it("gives a table row its heading as context when the heading names the claim's subject", async () => {
     const claim = 'Since v6.0.0, basename() throws when the path argument is not a string.';
     const row = (await candidates(page, claim)).find((m) => m.domPath.includes('#row-v6'));
-    expect(row?.context).toBe('basename(path) Version | Changes');
+    // The History table's versions read with the heading: the entry's known versions.
+    expect(row?.context).toBe('basename(path) v6.0.0 Version | Changes');
     expect(verifyClaim(claim, row!.quote, { context: row!.context }).verdict).toBe('supported');
     // A claim that names nothing the heading spells out keeps the header alone.
     const plain = await candidates(page, 'Since v6.0.0, passing a non-string path throws.');
