@@ -313,12 +313,13 @@ export function verifyClaim(
     const numbers = (list: string[]): Quantity[] =>
       c.quantities.filter((q) => list.includes(q.text) && q.kind !== 'version');
     const plain = p.quantities.length === 0;
-    for (const q of numbers(quantities.missing)) {
+    const stated = numbers(quantities.missing);
+    for (const q of stated) {
       if (q.value !== value && plain)
         quantities.conflicts.push({ kind: 'number', claim: q.text, page: m[2]! });
     }
-    const settled = new Set(numbers(quantities.missing).filter((q) => q.value === value || plain));
-    quantities.missing = quantities.missing.filter((x) => ![...settled].some((q) => q.text === x));
+    const settled = stated.filter((q) => q.value === value || plain).map((q) => q.text);
+    quantities.missing = quantities.missing.filter((x) => !settled.includes(x));
   }
   // A number that names a release with its product ("GCC 12", "Python 3") is stated by a page
   // title or heading that names that release ("GCC 12 Release Series"): release notes need not
@@ -690,7 +691,7 @@ function subjectOf(a: Analysis): Analysis['tokens'] {
  */
 function entrySwaps(claim: Analysis, pageNorm: string, heading: string | undefined): Conflict[] {
   if (!heading) return [];
-  const names = claim.keyTerms.filter((k) => k.kind === 'code' || k.kind === 'identifier');
+  const names = namesInCode(claim);
   if (names.length < 2) return [];
   const first = names
     .map((k) => ({ k, at: claim.text.indexOf(k.text) }))
@@ -718,6 +719,10 @@ function entrySwaps(claim: Analysis, pageNorm: string, heading: string | undefin
   return other ? [{ kind: 'term', claim: first.text, page: other.text }] : [];
 }
 
+/** The claim's names in code: its key terms written as code or as identifiers. */
+const namesInCode = (claim: Analysis): KeyTerm[] =>
+  claim.keyTerms.filter((k) => k.kind === 'code' || k.kind === 'identifier');
+
 /**
  * The name in code a version of the claim belongs to: the nearest one written before it ("X,
  * added in v22.0.0"), else the first after it ("Since v13.0.0, console.timeEnd() shows"), or
@@ -728,8 +733,7 @@ function versionHolder(claim: Analysis, version: string): string | undefined {
   if (at === undefined) return undefined;
   let before: [number, string] | undefined;
   let after: [number, string] | undefined;
-  for (const k of claim.keyTerms) {
-    if (k.kind !== 'code' && k.kind !== 'identifier') continue;
+  for (const k of namesInCode(claim)) {
     for (let i = claim.text.indexOf(k.text); i >= 0; i = claim.text.indexOf(k.text, i + 1)) {
       if (i < at && (!before || i > before[0])) before = [i, k.text];
       if (i > at && (!after || i < after[0])) after = [i, k.text];
