@@ -312,6 +312,8 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
   const contextAt = (n: number): string => described?.contexts[described.context[n] ?? 0] ?? '';
   let block = 0;
   let start = 0;
+  /** Spans of the code blocks, in order. */
+  const code: Span[] = [];
   const closeRun = (end: number): void => {
     let s = start;
     while (s < end && norm.text[s] === ' ') s++;
@@ -345,6 +347,7 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
       return;
     }
     if (role === 'k') {
+      code.push({ start: s, end: trimEnd(norm.text, end) });
       // "The default configuration is the equivalent of:" and a short block of settings: one
       // passage, as a list joined to the sentence that introduces it.
       const lead = units[units.length - 1];
@@ -388,6 +391,7 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
   }
   closeRun(norm.text.length);
   linkAnaphora(segments, norm, units);
+  linkCode(segments, norm, units, code);
   joinAnswers(norm, units);
   joinFields(norm, units);
   joinLists(norm, units);
@@ -504,6 +508,49 @@ function linkAnaphora(segments: TextSegments, norm: NormalizedText, units: Passa
     for (let k = i; k < units.length && units[k]!.block === unit.block; k++) {
       units[k]!.context = context;
     }
+  }
+}
+
+/** Longest text of a code block's first line added to a context. */
+const MAX_CODE_LINE_CHARS = 120;
+
+/**
+ * A sentence that introduces a code block ("Facade modules ... can be detected via the third
+ * return value:" then "const [,, facade] = parse(...)") says what the code shows, and the code
+ * names what it is done with: the sentence gets the block's first line as context, so a claim
+ * naming the function ("the third value returned by parse()") finds it stated. Only the sentence
+ * right before the block, ending with a colon; the code itself stays out of the passage.
+ */
+function linkCode(
+  segments: TextSegments,
+  norm: NormalizedText,
+  units: PassageUnit[],
+  code: readonly Span[],
+): void {
+  let u = 0;
+  for (const block of code) {
+    while (u + 1 < units.length && units[u + 1]!.span.end <= block.start) u++;
+    const lead = units[u];
+    if (lead?.kind !== 'sentence' || lead.span.end > block.start) continue;
+    if (norm.text.slice(lead.span.end, block.start).trim() !== '') continue;
+    if (!norm.text.slice(lead.span.start, lead.span.end).endsWith(':')) continue;
+    // The block's text as written, its lines apart (`rawText` collapses them).
+    const range = toRange(norm, segments, block);
+    const written = segments.texts
+      .slice(range.start.node, range.end.node + 1)
+      .map((t, k) =>
+        t.slice(
+          k === 0 ? range.start.offset : 0,
+          range.start.node + k === range.end.node ? range.end.offset : t.length,
+        ),
+      )
+      .join('\n');
+    const line = written
+      .split('\n')
+      .map((x) => x.trim())
+      .find((x) => x.length > 0 && !/^(?:\/\/|#|\/\*)/.test(x));
+    if (!line) continue;
+    lead.context = `${lead.context} ${line.slice(0, MAX_CODE_LINE_CHARS)}`.trim();
   }
 }
 

@@ -187,3 +187,33 @@ describe('sentence splitting', () => {
     ]);
   });
 });
+
+describe('a sentence that introduces a code block', () => {
+  it('gets the block first line as context, so a claim naming the function finds it', () => {
+    const units = page([
+      {
+        text: 'Facade modules that only use import / export syntax can be detected via the third return value (full build only):',
+        role: 't',
+        context: 1,
+      },
+      {
+        text: '// a facade\nconst [,, facade] = parse(`\n  export * from "external";\n`);',
+        role: 'k',
+        context: 1,
+      },
+      { text: 'The associated header is read by the compiler.', role: 't', context: 1 },
+    ]);
+    expect(units.map((u) => u.context)).toEqual([
+      'Pool options const [,, facade] = parse(`',
+      'Pool options',
+    ]);
+  });
+
+  it('only when the sentence ends with a colon right before the block', () => {
+    const units = page([
+      { text: 'Facades are detected with the full build.', role: 't', context: 1 },
+      { text: 'const [,, facade] = parse(source);', role: 'k', context: 1 },
+    ]);
+    expect(units.map((u) => u.context)).toEqual(['Pool options']);
+  });
+});
