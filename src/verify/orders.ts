@@ -6,6 +6,7 @@
  */
 import type { Analysis } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
+import { loadWordNet } from './wordnet.js';
 
 /** What an order says: one thing wins over another, or comes before it. */
 type OrderKind = 'precedence' | 'sequence';
@@ -200,6 +201,141 @@ export function orderConflicts(claim: Analysis, page: Analysis): Conflict[] {
         kind: 'comparative',
         claim: `${c.first} before ${c.second}`,
         page: `${reversed.first} before ${reversed.second}`,
+      });
+    }
+  }
+  return conflicts;
+}
+
+/** Words after which a run of steps may start ("This will establish the context, ..."). */
+const STEP_LEADS = new Set('will would to must should then first and'.split(' '));
+/** Words that open a step without naming it ("and then restore ..."). */
+const STEP_OPENERS = /^(?:(?:and|then|finally|lastly|next)\s+)+/i;
+/** Longest step, in words. */
+const MAX_STEP_WORDS = 10;
+/** Fewest steps in a run: two phrases in a row are as often a pair of alternatives. */
+const MIN_STEPS = 3;
+
+/** True when WordNet knows the word, or its stem without an inflection, as a verb. */
+function verbal(word: string): boolean {
+  const wn = loadWordNet();
+  const forms = [word, word.replace(/(?:es|s|ed|d|ing)$/, ''), word.replace(/(?:s|d)$/, '')];
+  return forms.some((f) => f.length >= 3 && wn.synsets(f).some((id) => id.startsWith('v')));
+}
+
+/**
+ * The runs of steps a text lists in order: three or more comma-separated phrases of a sentence
+ * that each open with a verb, the first right after a word that opens a verb group ("This will
+ * establish the context, trigger the before callbacks, call the function, trigger the after
+ * callbacks, and then restore the original context"). A run with "or" lists alternatives, not
+ * steps.
+ */
+function stepsOf(text: string): string[][] {
+  const runs: string[][] = [];
+  for (const sentence of text.split(/(?<=[.;!?])\s+/u)) {
+    const parts = sentence.replace(/[.;!?]+$/, '').split(/,\s*/);
+    if (parts.length < MIN_STEPS) continue;
+    const lead = parts[0]!.split(/\s+/);
+    const at = lead.findIndex(
+      (w, i) => STEP_LEADS.has(w.toLowerCase()) && verbal(lead[i + 1]?.toLowerCase() ?? ''),
+    );
+    if (at < 0) continue;
+    const run = [lead.slice(at + 1).join(' ')];
+    for (const part of parts.slice(1)) {
+      const step = part.trim().replace(STEP_OPENERS, '');
+      const first = step.split(/\s+/)[0]?.toLowerCase() ?? '';
+      if (/^or\b/i.test(part.trim()) || !verbal(first)) break;
+      run.push(step);
+    }
+    if (run.length >= MIN_STEPS && run.every((x) => x.split(/\s+/).length <= MAX_STEP_WORDS))
+      runs.push(run);
+  }
+  return runs;
+}
+
+/** Pronouns that open a clause after "before"/"after" ("before it calls the function"). */
+const SUBJECTS = new Set('it they he she we you this that one'.split(' '));
+
+/**
+ * The two actions a claim puts in order with "before" or "after" joining two clauses ("triggers
+ * the after callbacks before it calls the function", "after calling the function"), as
+ * what comes first, what comes second, and the words that say so. "before callbacks" names a thing, not a time.
+ */
+function claimSteps(a: Analysis): { first: string; second: string; said: string }[] {
+  const out: { first: string; second: string; said: string }[] = [];
+  const t = a.tokens;
+  const phrase = (from: number, to: number): string =>
+    t
+      .slice(from, to)
+      .map((x) => x.text)
+      .join(' ')
+      .replace(/\s+([.,():;!?])/g, '$1')
+      .replace(/([.(])\s+/g, '$1');
+  for (let i = 1; i < t.length; i++) {
+    const w = t[i]!.lower;
+    if (w !== 'before' && w !== 'after') continue;
+    const next = t[i + 1];
+    const clause =
+      (next?.pos === 'VERB' && next.lower.endsWith('ing')) ||
+      (next !== undefined && SUBJECTS.has(next.lower) && t[i + 2]?.pos === 'VERB');
+    if (!clause) continue;
+    let start = i;
+    while (start > 0 && t[start - 1]!.clause === t[i - 1]!.clause) start--;
+    let end = i + 1;
+    while (end < t.length && t[end]!.pos !== 'PUNCT') end++;
+    const left = phrase(start, i);
+    const right = phrase(i + 1, end);
+    const said = `${left} ${w} ${right}`;
+    out.push(
+      w === 'before' ? { first: left, second: right, said } : { first: right, second: left, said },
+    );
+  }
+  return out;
+}
+
+/** A phrase's words as {@link words} gives them, an inflection dropped first ("calls" / "call"). */
+const stepWords = (phrase: string): string[] =>
+  words(
+    phrase
+      .toLowerCase()
+      .replace(/\b(\p{L}{3,}?)(?:ing|ed|es|s)\b/gu, '$1')
+      // "running" / "run", "stopped" / "stop".
+      .replace(/\b(\p{L}{2,}?)([b-df-hj-km-np-rtv-z])\2\b/gu, '$1$2'),
+  );
+
+/**
+ * Steps the claim puts the other way round from a run of steps on the page: each side of the
+ * claim's order matches one step best (two words or all of the step's), and the page lists the
+ * claim's second before its first ("triggers the after callbacks before it calls the function" /
+ * "call the function, trigger the after callbacks").
+ */
+export function stepConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const mine = claimSteps(claim);
+  if (mine.length === 0) return [];
+  const runs = stepsOf(page.text);
+  const conflicts: Conflict[] = [];
+  for (const { first, second, said } of mine) {
+    const cf = new Set(stepWords(first));
+    const cs = new Set(stepWords(second));
+    for (const run of runs) {
+      const best = (side: ReadonlySet<string>): number | undefined => {
+        const scores = run.map((step) => {
+          const own = stepWords(step);
+          const hit = own.filter((x) => side.has(x)).length;
+          return hit >= 2 || (hit > 0 && hit === own.length) ? hit : 0;
+        });
+        const top = Math.max(...scores);
+        return top > 0 && scores.filter((x) => x === top).length === 1
+          ? scores.indexOf(top)
+          : undefined;
+      };
+      const f = best(cf);
+      const s = best(cs);
+      if (f === undefined || s === undefined || f <= s) continue;
+      conflicts.push({
+        kind: 'comparative',
+        claim: said,
+        page: `${run[s]}, then ${run[f]}`,
       });
     }
   }

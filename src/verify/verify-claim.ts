@@ -17,7 +17,7 @@ import { onlyAsks } from './answers.js';
 import { CONDITIONS, conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
 import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
-import { orderConflicts, unstatedOrders } from './orders.js';
+import { orderConflicts, stepConflicts, unstatedOrders } from './orders.js';
 import { polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
@@ -386,6 +386,7 @@ export function verifyClaim(
     ...polarity,
     ...comparativeConflicts(c, p),
     ...orderConflicts(c, p),
+    ...stepConflicts(c, p),
     ...particleConflicts(c, p),
     ...terms.conflicts,
     ...settingConflicts(c.text, settingsText),

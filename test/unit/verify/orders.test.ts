@@ -94,3 +94,54 @@ describe('verifyClaim: a precedence the passage does not rank', () => {
     ).not.toBe('supported');
   });
 });
+
+describe('verifyClaim: steps a sentence lists in order', () => {
+  const page =
+    'This will establish the context, trigger the AsyncHooks before callbacks, call the function, trigger the AsyncHooks after callbacks, and then restore the original execution context.';
+  const context = 'asyncResource.runInAsyncScope(fn[, thisArg, ...args])';
+
+  it('contradicts a claim that puts two of the steps the other way round', () => {
+    expectConflict(
+      'asyncResource.runInAsyncScope() triggers the AsyncHooks after callbacks before it calls the function.',
+      page,
+      'comparative',
+      {
+        claim:
+          'asyncResource.runInAsyncScope() triggers the AsyncHooks after callbacks before it calls the function',
+        page: 'call the function, then trigger the AsyncHooks after callbacks',
+      },
+      { context },
+    );
+    expectConflict(
+      'runInAsyncScope() restores the original execution context before calling the function.',
+      page,
+      'comparative',
+      undefined,
+      { context },
+    );
+    expectConflict(
+      'You extract the archive after running the installer.',
+      'To install, download the archive, extract the archive, and run the installer.',
+      'comparative',
+    );
+  });
+
+  it('supports the steps in the order the page gives, and reads no steps in a list of alternatives', () => {
+    expectSupported(
+      'asyncResource.runInAsyncScope() calls the function before it triggers the AsyncHooks after callbacks.',
+      page,
+      { context },
+    );
+    expectSupported(
+      'runInAsyncScope() restores the original execution context after calling the function.',
+      page,
+      { context },
+    );
+    expect(
+      verifyClaim(
+        'You may close the file after reading the header.',
+        'You may read the header, seek to the data, or close the file.',
+      ).conflicts,
+    ).toEqual([]);
+  });
+});
