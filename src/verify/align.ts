@@ -7,7 +7,14 @@ import type { Analysis } from './analyze.js';
 import { compareQuantities, comparable, directional, unitNamed } from './compare-quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
-import { escapeRegExp, hasTerm, identifierPieces, norm } from './words.js';
+import {
+  acronymWords,
+  escapeRegExp,
+  hasTerm,
+  identifierPieces,
+  initialsOf,
+  norm,
+} from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /**
@@ -27,9 +34,9 @@ export function quantityAlignment(
       .filter((p) =>
         claim.quantities.some(
           (q) =>
-            // A count in words ("at most once") pairs loosely; only written values claim a slot,
-            // in any unit of theirs ("80" states "80 characters").
-            /\d|infinit|unlimited|unbounded/i.test(q.text) &&
+            // A count in words ("at most once") pairs loosely; only written values ("a single")
+            // claim a slot, in any unit of theirs ("80" states "80 characters").
+            /\d|infinit|unlimited|unbounded|\bsingle\b/i.test(q.text) &&
             comparable(q, p) &&
             compareQuantities(q, p) === 'same',
         ),
@@ -117,7 +124,12 @@ export function quantityAlignment(
       claim,
       page,
       candidates.filter(
-        (p) => !stated.has(p.start) && !example(page, p) && aligned(q, claim, p, page),
+        (p) =>
+          !stated.has(p.start) &&
+          !example(page, p) &&
+          aligned(q, claim, p, page) &&
+          // "a single data reference" counts only its own noun: no other count is set against it.
+          !(/\bsingle\b/i.test(p.text) && p.dim !== q.dim),
       ),
     );
     if (different) {
@@ -351,7 +363,8 @@ function neighbours(a: Analysis, term: string): [string, string][] {
 
 /**
  * True when `text` has a word that `term` is the head of: the term then a plural `s`, or the rest
- * of an identifier (`_`, `$`, a digit, a capital: `PING_ACK`, `connectTimeout`); or the term in
+ * of an identifier (`_`, `$`, a digit, a capital: `PING_ACK`, `connectTimeout`), not a word more
+ * after a class name (`BufferListStream` is not `BufferList`); or the term in
  * any capitals before a version number.
  */
 function headOf(text: string, term: string): boolean {
@@ -362,6 +375,8 @@ function headOf(text: string, term: string): boolean {
   return text.split(/[^\p{L}\p{N}_$]+/u).some((w) => {
     if (!w.toLowerCase().startsWith(t) || w.length === t.length) return false;
     const rest = w.slice(t.length);
+    // A class name and a word more is another class ("BufferListStream" / "BufferList").
+    if (/\p{Ll}\p{Lu}/u.test(term) && /^\p{Lu}\p{Ll}/u.test(rest)) return false;
     return rest === 's' || /^[_$\p{N}\p{Lu}]/u.test(rest);
   });
 }
@@ -390,11 +405,21 @@ export function termAlignment(
   const names = page.keyTerms.filter(
     (k) => k.kind === 'proper' && !hasTerm(claimText, k.text) && !spare.includes(k),
   );
+  const acronyms = acronymWords(claim, page.text);
   for (const k of claim.keyTerms) {
     // A name that is also an English word ("a Set", "the Map API") is stated by the name, in its
     // capitals, not by the word ("is set to").
     const word = k.kind === 'proper' && wn.knows(k.text.toLowerCase());
     if (word ? capitalised(page.text, k.text) : hasTerm(pageText, k.text)) continue;
+    // The words before it shortened with it to an acronym ("process ID" / "PID").
+    if (claim.tokens.some((t, i) => t.text === k.text && acronyms.has(i))) continue;
+    // "JavaScript" shortened to its initials, in capitals ("JS").
+    const initials = initialsOf(k.text);
+    if (
+      initials &&
+      new RegExp(`(?<![\\p{L}\\p{N}])${initials}(?![\\p{L}\\p{N}])`, 'u').test(page.text)
+    )
+      continue;
     // An identifier may be named by its head on the page ("PINGs" or `PING_ACK` for "PING"), not
     // by a longer word ("connected" does not name `connect()`).
     if (k.text.length >= 4 && headOf(page.text, k.text)) continue;
@@ -448,6 +473,8 @@ export function termAlignment(
       // A term the claim states too has moved, not been swapped ("X is faster than Y" / "Y is
       // slower than X"): comparatives judge that.
       if (norm(other.text) === norm(k.text) || hasTerm(claimText, other.text)) continue;
+      // The term's own initials ("JS" for "JavaScript").
+      if (initialsOf(k.text) === other.text) continue;
       // A path ending in the term names it ("options.timeout" for "timeout").
       if (
         norm(other.text)
@@ -601,6 +628,11 @@ function predicateSwaps(
         continue;
       // The page gives the predicate to the claim's holder too: no swap.
       if (textFrames(pageText, holder).includes(f)) continue;
+      // The holder is said of the term ("Esprima 1.2.2 counts", "the last Esprima release
+      // before"): the term still holds the predicate.
+      const named = escapeRegExp(norm(term.text));
+      const phrase = `${named}\\s+(?:[\\p{L}\\p{N}_$.-]+\\s+)?${escapeRegExp(holder)}\\s+${predicate}`;
+      if (new RegExp(phrase, 'u').test(claimText)) continue;
       return [{ kind: 'term', claim: holder, page: term.text }];
     }
   }

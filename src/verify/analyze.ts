@@ -294,6 +294,14 @@ function verbsTaggedAsNouns(
  * @example analyze('Caching is not enabled by default.').tokens.find((t) => t.lemma === 'enable')?.negated // true
  */
 /** What, negated, denies the act a gerund subject names ("doing X is not supported"). */
+/**
+ * Verbs that carry the state their complement names ("kept consistent", "remains open", "stays
+ * alive"): negated, they deny the state ("are not kept consistent" says "inconsistent").
+ */
+const CARRIERS = new Set(['keep', 'remain', 'stay', 'become', 'seem', 'appear', 'prove']);
+/** Verbs whose negation denies the act they lead to ("does not contribute to keeping X alive"). */
+const LEADING = new Set(['contribute', 'help', 'serve']);
+
 const DENIED_ACTS = new Set([
   'support',
   'supported',
@@ -421,7 +429,15 @@ export function analyze(written: string): Analysis {
       (type === 'punctuation' && /^[,.;:!?]$/.test(value) && !joined) ||
       CLAUSE_BREAK.has(lower) ||
       // A relative "that" opens a clause of its own ("requests that are not idempotent").
-      (lower === 'that' && pos !== 'DET') ||
+      // Not "that" read as one after a verb, before a noun that no verb follows ("keep that
+      // object alive").
+      (lower === 'that' &&
+        pos !== 'DET' &&
+        !(
+          tags[i - 1] === 'VERB' &&
+          tags[i + 1] === 'NOUN' &&
+          /^(?:ADJ|ADP|PUNCT)$/.test(tags[i + 2] ?? 'PUNCT')
+        )) ||
       // "without" + a gerund opens a clause of its own: "dropped without informing the source"
       // negates the informing, not the dropping.
       (lower === 'without' && tags[i + 1] === 'VERB' && /ing$/i.test(values[i + 1] ?? '')) ||
@@ -590,6 +606,29 @@ export function analyze(written: string): Analysis {
     const aux = between.findIndex((x) => /^(?:is|are|was|were)$/.test(x.lower));
     if (aux < 0 || between.slice(0, aux).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return;
     act.negated = true;
+  });
+  // "does not contribute in keeping the object alive" denies the keeping.
+  tokens.forEach((t, i) => {
+    const [to, act] = [tokens[i + 1], tokens[i + 2]];
+    if (!t.negated || t.pos !== 'VERB' || !LEADING.has(t.lemma) || !to || !act) return;
+    if (!/^(?:to|in|towards)$/.test(to.lower) || act.pos !== 'VERB' || !/ing$/.test(act.lower))
+      return;
+    if (act.content) act.negated = true;
+  });
+  // "are not kept consistent": the negation of a verb that carries a state falls on the state
+  // too, past its object ("does not keep the object alive").
+  tokens.forEach((t, i) => {
+    if (!t.negated || t.pos !== 'VERB' || !CARRIERS.has(t.lemma)) return;
+    for (let k = i + 1; k <= i + 4 && tokens[k]?.clause === t.clause; k++) {
+      const x = tokens[k]!;
+      if (x.pos === 'ADJ' && x.content) {
+        x.negated = true;
+        break;
+      }
+      // "that" in one clause with the verb is a determiner ("keep that object alive").
+      if (/^(?:VERB|AUX|ADP|CCONJ|PUNCT)$/.test(x.pos) || (x.pos === 'SCONJ' && x.lower !== 'that'))
+        break;
+    }
   });
   // "turned off" says "disabled", "switch it on" says "enable": the particle carries the meaning.
   tokens.forEach((t, i) => {

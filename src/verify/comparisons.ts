@@ -4,9 +4,10 @@
  * of its own, not a detail a paraphrase may drop).
  */
 import { sentenceBounds } from './analyze.js';
-import type { Analysis, Comparative } from './analyze.js';
+import type { Analysis, Comparative, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { loadWordNet } from './wordnet.js';
+import { related } from './words.js';
 
 /**
  * The two arguments of a comparison: what follows it in its clause ("than Y", "after an error"),
@@ -235,6 +236,37 @@ export function particleConflicts(claim: Analysis, page: Analysis): Conflict[] {
           page: `${page.tokens[at]!.text} ${other}`,
         },
       ];
+    }
+  }
+  return [];
+}
+
+const OPERATOR_OPPOSITE: Record<string, string> = { plus: 'minus', minus: 'plus' };
+
+/**
+ * An amount added where the page takes it away: "the sum of the lengths, plus any initial offset"
+ * against "minus any initial offset" (the same word within three after the operator), when the
+ * page never adds it.
+ */
+export function operatorConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const operand = (a: Analysis, i: number): Token[] =>
+    a.tokens.slice(i + 1, i + 4).filter((x) => x.content);
+  for (const [i, t] of claim.tokens.entries()) {
+    const other = Object.hasOwn(OPERATOR_OPPOSITE, t.lower) ? OPERATOR_OPPOSITE[t.lower] : null;
+    if (!other) continue;
+    const mine = operand(claim, i);
+    const at = (op: string): number =>
+      page.tokens.findIndex(
+        (x, j) => x.lower === op && operand(page, j).some((y) => mine.some((m) => related(m, y))),
+      );
+    const theirs = at(other);
+    if (theirs >= 0 && at(t.lower) < 0) {
+      const words = (a: Analysis, k: number): string =>
+        a.tokens
+          .slice(k, k + 4)
+          .map((x) => x.text)
+          .join(' ');
+      return [{ kind: 'comparative', claim: words(claim, i), page: words(page, theirs) }];
     }
   }
   return [];

@@ -479,3 +479,83 @@ function predicateFlips(claim: Analysis, page: Analysis, compared: Set<number>):
   }
   return [];
 }
+
+/**
+ * Verbs whose meaning holds a negation: a claim may say with them what the page says with "not"
+ * ("lacks" / "does not have", "skips" / "does not run").
+ */
+const DENYING = new Set(
+  (
+    'lack omit skip avoid refuse fail miss ignore prevent forbid disallow reject drop exclude ' +
+    'stop cease prohibit block deny disable remove leave bypass absent missing unable'
+  ).split(' '),
+);
+
+/** Words of a clause that sets one act against another, or keeps one going despite a denial. */
+const SETS_ASIDE = new Set(['rather', 'instead', 'still', 'only', 'just', 'merely']);
+
+/**
+ * A page clause that denies an act ("Buffer.alloc() will never use the internal pool") where the
+ * claim's clause about the same things states an act of its own, in words the page has not
+ * ("Buffer.alloc() draws on the internal pool"), with no negation: the claim most likely drops the
+ * page's "never" and rewords the verb, so its act is not stated. The claim's unmatched verb is
+ * returned, to be reported missing. A claim word that itself denies ("lacks",
+ * "skips") may restate the negation.
+ */
+export function deniedActs(
+  claim: Analysis,
+  page: Analysis,
+  matched: ReadonlySet<number>,
+): string[] {
+  const mine = clausesOf(claim);
+  const pageClauses = clausesOf(page);
+  // How many of a claim clause's words a page clause states.
+  const overlap = (c: Clause, words: readonly number[], skip = -1): number =>
+    c.words.filter((i) =>
+      words.some((k) => k !== skip && related(claim.tokens[i]!, page.tokens[k]!)),
+    ).length;
+  for (const [j, x] of page.tokens.entries()) {
+    if (!x.negated || !x.content || !/^(?:VERB|ADJ)$/.test(x.pos)) continue;
+    // A denial under a condition is a case ("if you have a machine that doesn't support X").
+    if (inCondition(page.tokens, j)) continue;
+    // The claim words the denied one in any form, or its opposite: polarity judges it.
+    if (claim.tokens.some((t) => t.content && (related(t, x) || areAntonyms(t, x)))) continue;
+    const theirs = page.tokens.flatMap((t, k) => (t.content && t.clause === x.clause ? [k] : []));
+    for (const c of mine) {
+      // A clause that denies or sets aside something itself ("keeps scripts from seeing it",
+      // "rather than rely on X", "listeners still receive them") may restate it.
+      if (c.cues > 0 || c.words.some((i) => claim.tokens[i]!.negated)) continue;
+      if (
+        claim.tokens.some(
+          (t) => t.clause === claim.tokens[c.words[0]!]!.clause && SETS_ASIDE.has(t.lower),
+        )
+      )
+        continue;
+      const shared = overlap(c, theirs, j);
+      // The denying clause must be the one of the page that states most of the claim clause.
+      if (shared < 2 || pageClauses.some((pc) => overlap(c, pc.words) > shared)) continue;
+      // "keeps scripts from seeing it" bars the act after "from", as the page's "not" does.
+      const barring = (i: number): boolean =>
+        claim.tokens.some(
+          (x, k) =>
+            k > i &&
+            x.clause === claim.tokens[i]!.clause &&
+            x.lower === 'from' &&
+            /ing$/.test(claim.tokens[k + 1]?.lower ?? ''),
+        );
+      const act = c.words.find((i) => {
+        const t = claim.tokens[i]!;
+        return (
+          !barring(i) &&
+          !matched.has(i) &&
+          t.pos === 'VERB' &&
+          !t.negated &&
+          !DENYING.has(t.lemma) &&
+          !/^(?:un|non|dis|in)/.test(t.lower)
+        );
+      });
+      if (act !== undefined) return [claim.tokens[act]!.text];
+    }
+  }
+  return [];
+}

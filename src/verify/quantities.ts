@@ -152,7 +152,14 @@ const VALUE_SLOT =
 
 /** Finds dates first (their numbers are not measures), then versions, then numbers. */
 export function extractQuantities(text: string): Quantity[] {
-  const lower = text.toLowerCase();
+  // A span written with a dot ("1.day", "2.weeks.ago", as git reads dates) is the number and its
+  // unit; the dot becomes a space, so every offset stays.
+  const lower = text
+    .toLowerCase()
+    .replace(
+      /(?<![\w.])(\d+)\.(?=(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)/g,
+      '$1 ',
+    );
   const taken: [number, number][] = [];
   const free = (s: number, e: number): boolean => taken.every(([a, b]) => e <= a || s >= b);
   const out: Quantity[] = [];
@@ -389,6 +396,15 @@ export function extractQuantities(text: string): Quantity[] {
     if (raws.some((r) => r.start < u.end && r.end > start)) continue;
     raws.push({ start, end, value: 1, high: 1, bound: boundBefore(lower, start, end) });
   }
+  // "a single larger pack" counts one, as "one larger pack" does.
+  for (const m of lower.matchAll(/\b(?:an?\s+)?single\b/g)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const u = unitAfter(lower, end);
+    if (!u?.dim.startsWith('count') || !free(start, end)) continue;
+    if (raws.some((r) => r.start < u.end && r.end > start)) continue;
+    raws.push({ start, end, value: 1, high: 1, bound: boundBefore(lower, start, end) });
+  }
   raws.sort((a, b) => a.start - b.start);
   // "zero or one occurrences", "1 or 2 retries": two plain values joined by "or", the smaller
   // first, give the range between them.
@@ -495,6 +511,28 @@ export function extractQuantities(text: string): Quantity[] {
       end,
     });
   }
+  // "more than this many packs" in an option's entry that gives its default ("The default value
+  // is 50."): the bound is the default's.
+  const setting = /\bdefault(?:\s+value)?\s+is\s+(\d+)\b|\bdefaults\s+to\s+(\d+)\b/.exec(lower);
+  if (setting) {
+    const n = Number(setting[1] ?? setting[2]);
+    for (const m of lower.matchAll(/\b(more|fewer|less)\s+than\s+this\s+many\s+([a-z]{3,})/g)) {
+      const [start, end] = [m.index, m.index + m[0].length];
+      if (!free(start, end)) continue;
+      push({
+        kind: 'number',
+        text: text.slice(start, end),
+        value: n,
+        high: n,
+        bound: m[1] === 'more' ? 'gt' : 'lt',
+        dim: `count:${nounStem(m[2]!)}`,
+        unit: m[2]!,
+        parts: [],
+        start,
+        end,
+      });
+    }
+  }
   return out.sort((a, b) => a.start - b.start);
 }
 
@@ -581,6 +619,9 @@ function unitAfter(
   }
   if (m[1] === '' && name !== '%') return null;
   if (NOT_NOUN.has(name) || name.length < 3) return null;
+  // A verb with its object after the number ("setting it to 0 turns this off"), not a noun counted.
+  if (/s$/.test(name) && /^\s(?:this|it|them|these|those)\b/.test(rest.slice(m[0].length)))
+    return null;
   // A noun before a plural one qualifies it: "12 stack frames" counts frames, "5 log files" files.
   const head = /^\s([a-z]{3,}s)\b/.exec(rest.slice(m[0].length));
   if (head && !name.endsWith('s') && !NOT_NOUN.has(head[1]!)) {

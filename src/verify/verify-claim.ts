@@ -16,9 +16,14 @@ import {
 import { onlyAsks } from './answers.js';
 import { CONDITIONS, conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
-import { comparativeConflicts, particleConflicts, unstatedComparisons } from './comparisons.js';
+import {
+  comparativeConflicts,
+  operatorConflicts,
+  particleConflicts,
+  unstatedComparisons,
+} from './comparisons.js';
 import { orderConflicts, stepConflicts, unstatedOrders } from './orders.js';
-import { polarityConflicts } from './polarity.js';
+import { deniedActs, polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
 import {
@@ -31,6 +36,7 @@ import { UNITS } from './quantity-words.js';
 import { slotSwaps } from './slots.js';
 import type { Quantity } from './quantities.js';
 import {
+  acronymWords,
   areAntonyms,
   escapeRegExp,
   hasTerm,
@@ -245,6 +251,8 @@ export function verifyClaim(
     .flatMap((k) => norm(k.text).split(/[^\p{L}\p{N}_$]+/u));
   const symbols = symbolsStated(c, p.text);
   const pieces = identifierPieces(p.text);
+  // Words the passage writes as an acronym ("process ID" / "PID").
+  const acronyms = acronymWords(c, p.text);
   // A table row says what its header says of each cell ("setext" is a `Default`).
   const columns = options.heading?.split(' | ') ?? [];
   // The row's cells, when they line up with its header's columns.
@@ -259,6 +267,7 @@ export function verifyClaim(
     else if (symbols.has(i)) matched.add(i);
     // A word inside one of the passage's identifiers ("width" of `lineWidth`).
     else if (pieces.has(t.lower)) matched.add(i);
+    else if (acronyms.has(i)) matched.add(i);
   }
   // Before antonyms are explained away: an item's opposite states another item ("busy" / "idle").
   const direct = new Set(matched);
@@ -388,6 +397,7 @@ export function verifyClaim(
     ...orderConflicts(c, p),
     ...stepConflicts(c, p),
     ...particleConflicts(c, p),
+    ...operatorConflicts(c, p),
     ...terms.conflicts,
     ...settingConflicts(c.text, settingsText),
   ];
@@ -545,6 +555,7 @@ export function verifyClaim(
     if (!c.comparatives.some((x) => x.at === i)) missing.push(t.text);
   }
   missing.push(...unstatedStatements(c, words, matched));
+  missing.push(...deniedActs(c, p, matched));
   missing.push(...unnamedOptions(c.text, `${p.text} ${options.context ?? ''}`));
   if (missing.length > 0) {
     return {

@@ -1,5 +1,5 @@
 /** Word-level comparisons of the verifier: forms, synonyms, antonyms, whole-term search. */
-import type { Token } from './analyze.js';
+import type { Analysis, Token } from './analyze.js';
 import { loadWordNet } from './wordnet.js';
 
 /** Lower case, backticks and citation markers dropped, quotes plain, whitespace collapsed. */
@@ -17,6 +17,15 @@ export function sameWord(a: Token, b: Token): boolean {
   if (a.lemma === b.lemma || a.lower === b.lower) return true;
   // Plurals of acronyms and names, which have no lemma of their own ("APIs").
   if (a.lower.replace(/s$/, '') === b.lower.replace(/s$/, '')) return true;
+  // One compound with or without its hyphen ("pre-defined" / "predefined"); not a name
+  // ("cacheControl" is not the "Cache-Control" header).
+  if (
+    a.lower.replace(/-/g, '') === b.lower.replace(/-/g, '') &&
+    /\p{L}{5}/u.test(a.lower.replace(/-/g, '')) &&
+    a.text === a.lower &&
+    b.text === b.lower
+  )
+    return true;
   // One stem (Porter2) under different suffixes: "active"/"activated", "pipeline"/"pipelining".
   // Short stems collide by accident ("use"/"user" do not, but 4-letter stems often would).
   if (a.stem.length >= 5 && a.stem === b.stem) return true;
@@ -68,6 +77,8 @@ PROSE_SYNONYMS.forEach((words, n) => words.forEach((w) => proseSynonym.set(w, n)
  */
 export function related(a: Token, b: Token): boolean {
   if (sameWord(a, b)) return true;
+  // A name and its initials ("JavaScript" / "JS").
+  if (initialsOf(a.text) === b.text || initialsOf(b.text) === a.text) return true;
   if (PLURAL_QUANTIFIERS.has(a.lower) && PLURAL_QUANTIFIERS.has(b.lower)) return true;
   const group = proseSynonym.get(a.lemma);
   if (group !== undefined && group === proseSynonym.get(b.lemma)) return true;
@@ -187,6 +198,49 @@ const WORDISH = /[\p{L}\p{N}_$]/u;
 /** `text` with the characters special in a regular expression escaped. */
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The initials a name in capitals inside is shortened to, the way prose shortens a language's name
+ * ("JavaScript" / "JS", "TypeScript" / "TS"); none when they spell a word ("AbortSignal" is not
+ * "as") or a part is shorter than three letters.
+ */
+export function initialsOf(term: string): string | undefined {
+  if (!/^[A-Za-z]+$/.test(term) || !/[a-z][A-Z]/.test(term)) return undefined;
+  if (initialsCache.has(term)) return initialsCache.get(term);
+  const parts = term.split(/(?<=[a-z])(?=[A-Z])/);
+  const initials = parts.some((x) => x.length < 3)
+    ? undefined
+    : parts.map((x) => x[0]!.toUpperCase()).join('');
+  const out = initials && !loadWordNet().knows(initials.toLowerCase()) ? initials : undefined;
+  initialsCache.set(term, out);
+  return out;
+}
+const initialsCache = new Map<string, string | undefined>();
+
+/**
+ * The claim's words the page writes as one acronym: a name in capitals with the one or two words
+ * before it, their initials then the name ("the process ID" / "PID").
+ */
+export function acronymWords(claim: Analysis, page: string): Set<number> {
+  const out = new Set<number>();
+  claim.tokens.forEach((t, i) => {
+    if (!/^[A-Z]{1,4}$/.test(t.text)) return;
+    let initials = '';
+    for (let n = 1; n <= 2; n++) {
+      const w = claim.tokens[i - n];
+      if (!w || !/^\p{L}+$/u.test(w.text)) return;
+      initials = w.text[0]!.toUpperCase() + initials;
+      const written = new RegExp(
+        `(?<![\\p{L}\\p{N}])${initials}${t.text}s?(?![\\p{L}\\p{N}])`,
+        'u',
+      );
+      if (!written.test(page)) continue;
+      for (let k = i - n; k <= i; k++) out.add(k);
+      return;
+    }
+  });
+  return out;
+}
+
 /** True when `text` (normalised) holds `term` as a whole word or identifier. */
 export const hasTerm = (text: string, term: string): boolean => {
   // A symbol ("=", "~", "^") is stated standing alone, not as part of an operator (">=") or a
@@ -204,6 +258,8 @@ export const hasTerm = (text: string, term: string): boolean => {
   const parts = /^[A-Za-z]+$/.test(term) ? term.split(/(?<=[a-z])(?=[A-Z])/) : [];
   if (parts.length > 1 && parts.every((x) => x.length >= 3))
     forms.push(parts.join(' ').toLowerCase());
+  // A compound is one word with or without its hyphen ("pre-defined" / "predefined").
+  if (/^[a-z]+(?:-[a-z]+)+$/.test(t) && t.length >= 7) forms.push(t.replace(/-/g, ''));
   for (const f of forms) {
     for (let at = text.indexOf(f); at >= 0; at = text.indexOf(f, at + 1)) {
       const before = text[at - 1];
@@ -211,6 +267,10 @@ export const hasTerm = (text: string, term: string): boolean => {
       const after = text[end];
       if (!(before && WORDISH.test(before)) && !(after && WORDISH.test(after))) return true;
     }
+  }
+  if (/^[a-z]{7,}$/.test(term) && text.includes('-')) {
+    const hyphened = t.split('').join('-?');
+    return new RegExp(`(?<![\\p{L}\\p{N}_$-])${hyphened}s?(?![\\p{L}\\p{N}_$-])`, 'u').test(text);
   }
   return false;
 };

@@ -7,7 +7,7 @@
 // Each true claim comes with the false one it must still catch.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
-import { expectConflict, expectSupported } from './expect-verdict.js';
+import { expectConflict, expectSupported, verdictOf } from './expect-verdict.js';
 
 beforeAll(() => {
   analyze('Warm up.');
@@ -219,6 +219,49 @@ describe('a name in capitals inside, written apart on the page', () => {
       `es-module-lexer ships as one very small JS file, about ${size} gzipped, with inlined WebAssembly for fast analysis of ECMAScript module syntax.`;
     expectSupported(claim('7KiB'), page, { context: 'es-module-lexer' });
     expectConflict(claim('17KiB'), page, 'number', undefined, { context: 'es-module-lexer' });
+  });
+});
+
+describe('a name by its initials, a compound with or without its hyphen', () => {
+  const page =
+    'Comprehensively handles the JS language grammar while remaining small and fast. - ~10ms per MB of JS cold and ~5ms per MB of JS warm.';
+
+  it('states "JavaScript" with "JS", so a changed number beside it is a contradiction', () => {
+    const claim = (ms: string) =>
+      `es-module-lexer takes about ${ms} per MB of JavaScript cold and about 5ms per MB warm.`;
+    expectSupported(claim('10ms'), page, { context: 'es-module-lexer' });
+    expectConflict(claim('20ms'), page, 'number', undefined, { context: 'es-module-lexer' });
+  });
+
+  it('does not read initials that spell a word ("AbortSignal" is not "as")', () => {
+    expect(
+      verdictOf(
+        'The AbortSignal is returned as soon as possible.',
+        'It is returned as soon as possible.',
+      ),
+    ).not.toBe('supported');
+  });
+
+  it('states "predefined" with "pre-defined" and the other way round', () => {
+    const lead =
+      'As a convenience, this module also takes certain pre-defined names in addition to IP addresses, which expand into IP addresses:';
+    const item = 'loopback: IPv4 and IPv6 loopback addresses (like ::1 and 127.0.0.1).';
+    expectSupported(
+      'The predefined name loopback stands for the IPv4 and IPv6 loopback addresses, such as ::1 and 127.0.0.1.',
+      item,
+      { context: lead },
+    );
+    expectSupported(
+      'A multi-threaded program must lock the table.',
+      'A multithreaded program must lock the table.',
+    );
+    // A name is not a compound: `cacheControl` is not the Cache-Control header.
+    expect(
+      verdictOf(
+        'Turning cacheControl off stops send from setting the response header.',
+        'Turning it off stops send from setting the Cache-Control response header.',
+      ),
+    ).not.toBe('supported');
   });
 });
 
