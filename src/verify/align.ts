@@ -415,11 +415,7 @@ export function termAlignment(
     if (claim.tokens.some((t, i) => t.text === k.text && acronyms.has(i))) continue;
     // "JavaScript" shortened to its initials, in capitals ("JS").
     const initials = initialsOf(k.text);
-    if (
-      initials &&
-      new RegExp(`(?<![\\p{L}\\p{N}])${initials}(?![\\p{L}\\p{N}])`, 'u').test(page.text)
-    )
-      continue;
+    if (initials && capitalised(page.text, initials)) continue;
     // An identifier may be named by its head on the page ("PINGs" or `PING_ACK` for "PING"), not
     // by a longer word ("connected" does not name `connect()`).
     if (k.text.length >= 4 && headOf(page.text, k.text)) continue;
