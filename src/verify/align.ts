@@ -17,6 +17,9 @@ import {
 } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
+/** The least count in words that claims a page value as a written one does. */
+const WRITTEN_COUNT = 3;
+
 /**
  * Quantities: each of the claim's must match one of the page's of the same kind and dimension; a
  * different value is a conflict, an opposite bound a `comparative` one, none at all `missing`.
@@ -36,7 +39,10 @@ export function quantityAlignment(
           (q) =>
             // A count in words ("at most once") pairs loosely; only written values ("a single")
             // claim a slot, in any unit of theirs ("80" states "80 characters").
-            /\d|infinit|unlimited|unbounded|\bsingle\b/i.test(q.text) &&
+            // So do counts in words past the smallest ("seventeen of which"), which no loose
+            // use writes.
+            (/\d|infinit|unlimited|unbounded|\bsingle\b/i.test(q.text) ||
+              (q.kind === 'number' && q.value >= WRITTEN_COUNT && Number.isInteger(q.value))) &&
             comparable(q, p) &&
             compareQuantities(q, p) === 'same',
         ),

@@ -411,11 +411,16 @@ export function analyze(written: string): Analysis {
     const pos = tags[i] ?? 'X';
     const type = types[i] ?? 'word';
     const opensAside = statement(i);
-    // A dot inside a name ("path.join"), or opening one ("no .json or .ini file extension").
+    // A dot inside a name ("path.join"), or opening one ("no .json or .ini file extension"),
+    // or inside a version the tokenizer cut ("v1.2.2").
+    const version =
+      /\d$/.test(values[i - 1] ?? '') &&
+      /^\d/.test(values[i + 1] ?? '') &&
+      (spaces[i] ?? ' ') === '';
     const joined =
       value === '.' &&
       (spaces[i + 1] ?? ' ') === '' &&
-      /^[\p{L}_$]/u.test(values[i + 1] ?? '') &&
+      (/^[\p{L}_$]/u.test(values[i + 1] ?? '') || version) &&
       ((i > 0 && (spaces[i] ?? '') === '') ||
         (i > 0 &&
           /^(?:no|a|an|the|or|and|nor|of|in|with|without|as|like)$/i.test(values[i - 1] ?? '')) ||
@@ -441,6 +446,12 @@ export function analyze(written: string): Analysis {
       // "without" + a gerund opens a clause of its own: "dropped without informing the source"
       // negates the informing, not the dropping.
       (lower === 'without' && tags[i + 1] === 'VERB' && /ing$/i.test(values[i + 1] ?? '')) ||
+      // "without it" is a condition whole: what follows is a clause of its own ("without it GCC
+      // picks the minimal version" does not negate GCC).
+      (values[i - 2]?.toLowerCase() === 'without' &&
+        tags[i - 1] === 'PRON' &&
+        type === 'word' &&
+        /^\p{L}/u.test(value)) ||
       // So does "instead of" + a gerund with words of its own: "build one yourself instead of
       // going through X" (not "keeps them instead of skipping them", one fact turned round).
       (lower === 'instead' &&

@@ -18,6 +18,7 @@ import type { Analysis, Token } from './analyze.js';
 import { coordinatedItems } from './conjuncts.js';
 import type { Conflict } from './verify-claim.js';
 import { norm, related } from './words.js';
+import { loadWordNet } from './wordnet.js';
 
 /** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
 const REORDERING = new Set(
@@ -41,6 +42,8 @@ const QUANTIFIERS = new Set(
 
 /** Witnesses a swap needs: one shared word moving may be a paraphrase's rewording. */
 const MIN_SWAPPED = 1;
+/** Witnesses a swap needs across two sentences that do not share a frame. */
+const MIN_SWAPPED_APART = 2;
 
 /** The first token from `at` that is not an article or "both"/"either" ("and both X"). */
 function nextWord(a: Analysis, at: number): number {
@@ -118,8 +121,37 @@ function statements(
     }
     for (let k = r[0]; k <= r[1]; k++) out.set(k, owner);
   });
+  // A statement that goes on with a verb after its conjunction ("OpenMP code ... can no longer be
+  // compiled with -std=f95 but now requires -std=f2003") shares the subject of the one before:
+  // the words before that one's verb belong to neither ({@link SHARED}).
+  parts.forEach(([s, e], i) => {
+    const words = tokensOf([s, e]).filter((t) => /\p{L}/u.test(t.text));
+    if (i === 0 || !JOINS.has(words[0]?.lower ?? '')) return;
+    const next = words.slice(1).find((t) => t.pos !== 'ADV');
+    if (next?.pos !== 'VERB' && next?.pos !== 'AUX') return;
+    const [ps, pe] = parts[i - 1]!;
+    // A gerund modifies the subject ("code using the omp_lib.h include file can ..."); an -s
+    // word with a verb's sense right after a noun is the verb, whatever the tagger read
+    // ("ffi_closure_alloc returns the executable address").
+    const finite = (t: Token, k: number): boolean =>
+      t.pos === 'AUX' ||
+      (t.pos === 'VERB' && !t.lower.endsWith('ing')) ||
+      (/[^s]s$/.test(t.lower) &&
+        /^(?:NOUN|PROPN|X)$/.test(a.tokens[k - 1]?.pos ?? '') &&
+        loadWordNet()
+          .synsets(t.lemma)
+          .some((id) => id.startsWith('v')));
+    // A part with no verb is an item, not a statement with a subject ("empty, undefined or set
+    // tokens to false").
+    const verb = a.tokens.findIndex((t, k) => k >= ps && k <= pe && finite(t, k));
+    if (verb < 0) return;
+    for (let k = ps; k < verb; k++) out.set(k, SHARED);
+  });
   return out;
 }
+
+/** The owner of the words of a subject two statements share. */
+const SHARED = -2;
 
 /**
  * Where `word` (lower case, no spaces) starts in `[first, last]`: the tokens that spell it
@@ -169,7 +201,11 @@ function labels(a: Analysis, range: [number, number], word: string): boolean {
 }
 
 /** A word that can witness where a fact sits: a content word of three letters or more. */
-const witness = (t: Token): boolean => t.content && !t.cue && /\p{L}{3}/u.test(t.text);
+const witness = (t: Token): boolean =>
+  (t.content && !t.cue && /\p{L}{3}/u.test(t.text)) || BOUNDS.has(t.lower);
+
+/** The words of a bound ("at least", "at most"): which name it holds is a fact. */
+const BOUNDS = new Set(['least', 'most']);
 
 /** True when two sentences share two content words or more: one frame, said of two things. */
 function parallel(a: Analysis, [f1, l1]: [number, number], [f2, l2]: [number, number]): boolean {
@@ -198,12 +234,16 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   // asyncEnd publication."): two sentences in a row that share two words or more are read as
   // one, cut where the second begins.
   const ranges = sentenceRanges(page).filter((s) => !reorders(page, s));
-  const pageSentences: { range: [number, number]; cut?: number }[] = [
-    ...ranges.map((range) => ({ range })),
+  // Two sentences in a row that are not parallel may still give each of two names its facts
+  // ("Espree started out as a fork of Esprima v1.2.2. Espree is now built on top of Acorn"):
+  // read as one, a swap needs two shared words moved, one being a rewording's chance.
+  const pageSentences: { range: [number, number]; cut?: number; votes: number }[] = [
+    ...ranges.map((range) => ({ range, votes: MIN_SWAPPED })),
     ...ranges.slice(1).flatMap((r, i) => {
       const prev = ranges[i]!;
-      if (prev[1] + 1 !== r[0] || !parallel(page, prev, r)) return [];
-      return [{ range: [prev[0], r[1]] as [number, number], cut: r[0] }];
+      if (prev[1] + 1 !== r[0]) return [];
+      const votes = parallel(page, prev, r) ? MIN_SWAPPED : MIN_SWAPPED_APART;
+      return [{ range: [prev[0], r[1]] as [number, number], cut: r[0], votes }];
     }),
   ];
   const claimLists = coordinatedItems(claim.tokens, claim.text);
@@ -218,7 +258,7 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
         if (numeric(a) !== numeric(b)) continue;
         const mine = sides(claim, cs, a, b, claimLists);
         if (!mine) continue;
-        for (const { range, cut } of pageSentences) {
+        for (const { range, cut, votes } of pageSentences) {
           // A name that opens its sentence as a label ("ecmaVersion: Indicates the version to
           // parse.") holds the whole sentence: no statement of it belongs to another anchor.
           if (labels(page, range, a) || labels(page, range, b)) continue;
@@ -232,7 +272,7 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
             if (m === o) kept++;
             else swapped++;
           }
-          if (swapped >= MIN_SWAPPED && kept === 0) {
+          if (swapped >= votes && kept === 0) {
             return [
               { kind: numeric(a) ? 'number' : 'term', claim: mine.names[0], page: theirs.names[1] },
             ];
@@ -259,12 +299,18 @@ function sides(
 ): { names: [string, string]; witnesses: Map<string, 'a' | 'b' | undefined> } | undefined {
   const sa = where(an, range, a);
   const sb = where(an, range, b);
-  if (sa.size !== 1 || sb.size !== 1) return undefined;
+  // Across two sentences a name may recur in its own one ("a fork of Esprima v1.2.2, the last
+  // ... release of Esprima"): the first time holds the facts.
+  const side = (at: number): number => (cut !== undefined && at >= cut ? 1 : 0);
+  const single = (s: Map<number, number>): boolean =>
+    s.size === 1 ||
+    (cut !== undefined && s.size > 1 && new Set([...s.keys()].map(side)).size === 1);
+  if (!single(sa) || !single(sb)) return undefined;
   const [startA, endA] = [...sa][0]!;
   const [startB, endB] = [...sb][0]!;
+  if (sa.size + sb.size > 2 && side(startA) === side(startB)) return undefined;
   const held = new Set<number>();
-  for (let k = startA; k < endA; k++) held.add(k);
-  for (let k = startB; k < endB; k++) held.add(k);
+  for (const [s, e] of [...sa, ...sb]) for (let k = s; k < e; k++) held.add(k);
   // Items of one list ("Latin, Greek and Cyrillic") hold no facts of their own.
   const listed = lists.some(
     (items) =>
@@ -274,7 +320,8 @@ function sides(
   const owner = statements(an, range, held, cut);
   const ownA = owner.get(startA);
   const ownB = owner.get(startB);
-  if (ownA === ownB) return undefined;
+  // A name in a subject two statements share holds the facts of neither.
+  if (ownA === ownB || ownA === SHARED || ownB === SHARED) return undefined;
   const counts = new Map<string, number>();
   for (let i = range[0]; i <= range[1]; i++) {
     const w = an.tokens[i]!.lower;

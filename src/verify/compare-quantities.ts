@@ -8,8 +8,10 @@ import type { Bound, Quantity } from './quantities.js';
 
 /** True when two quantities measure the same thing and can be compared. */
 export function comparable(a: Quantity, b: Quantity): boolean {
-  // A bare number after a name may be its version ("Node.js 16" / "Node.js v16+").
-  const bare = (q: Quantity): boolean => q.kind === 'number' && q.dim === 'count' && q.value >= 0;
+  // A bare number after a name may be its version ("Node.js 16" / "Node.js v16+"); not one a
+  // value's slot names ("Default: 2").
+  const bare = (q: Quantity): boolean =>
+    q.kind === 'number' && q.dim === 'count' && q.value >= 0 && !q.slot;
   if ((a.kind === 'version' && bare(b)) || (b.kind === 'version' && bare(a))) return true;
   if (a.kind !== b.kind) return false;
   if (a.kind !== 'number') return true;

@@ -88,7 +88,8 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
       // The neighbours next to the word must both agree; the outer ones give the third.
       if (same < 3 || frame[1] !== theirs[1] || frame[2] !== theirs[2]) continue;
       const p = page.tokens[j]!;
-      if (related(c, p)) return;
+      // A verb for its broader act ("drops entries" / "removes entries") is a rewording.
+      if (related(c, p) || (verbish(c) && verbish(p) && wn.broaderAct(c.lemma, p.lemma))) return;
       // A page word the claim states elsewhere has moved, not replaced this one ("X is faster
       // than Y" / "Y is slower than X"), unless the claim's own use of it stands in the same
       // place on the page ("the dns interceptor ... cache DNS lookups" / "the retry interceptor

@@ -7,7 +7,9 @@ import { loadWordNet } from './wordnet.js';
 
 /** Words a sentence may start with in upper case that are not names. */
 const isSentenceStart = (text: string, index: number): boolean =>
-  /(?:^|[.!?:;]\s+|\n\s*|["'(]\s*)$/.test(text.slice(0, index));
+  /(?:^|[.!?:;]\s+|\n\s*|["'(]\s*)$/.test(text.slice(0, index)) ||
+  // A History row's change after its version: "v6.0.0 Passing a non-string ... will throw now."
+  /^\s*v?\d+(?:\.\d+)+\s+$/.test(text.slice(0, index));
 
 const UNIT_WORDS = /^(?:[kmgt]i?b|ms|ns|us|hz|[kmg]hz|px|usd|eur|gbp|utc|gmt|am|pm)$/i;
 

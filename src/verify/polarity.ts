@@ -6,7 +6,7 @@
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
-import { hedged, sentences, switchedOff } from './predicates.js';
+import { hedged, sentences, switchedOff, untilOrder } from './predicates.js';
 import { CONDITIONS, inCondition } from './conditions.js';
 
 /**
@@ -463,6 +463,9 @@ function predicateFlips(claim: Analysis, page: Analysis, compared: Set<number>):
     // not relative to the misses"): the plain one is the page's.
     if (claim.tokens.some((x, k) => k !== i && x.content && !x.negated && related(t, x))) continue;
     if (at.some((j) => page.tokens[j]!.negated || (pageCues.get(page.tokens[j]!.clause) ?? 0) % 2))
+      continue;
+    const mine = { tokens: claim.tokens, sentence: sentences(claim.tokens), at: i };
+    if (untilOrder(mine, { tokens: page.tokens, sentence: sentences(page.tokens), at: at[0]! }))
       continue;
     const clause = page.tokens[at[0]!]!.clause;
     const shares = claim.tokens.some(

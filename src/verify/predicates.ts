@@ -39,18 +39,65 @@ function negatedCondition(
   )?.[0];
 }
 
+/** A token of a text, with the sentence index of each of its tokens. */
+export interface Place {
+  tokens: readonly Token[];
+  sentence: readonly number[];
+  at: number;
+}
+
+/** Words that put one act in order after another ("required before", "only once"). */
+const ORDERING = new Set(['before', 'after', 'until', 'once', 'required', 'must', 'first']);
+
+/**
+ * True when a sentence denies an act until another ("can't be garbage collected until disable()
+ * has been called") and the other sentence orders the two ("Calling disable() is required before
+ * it can be garbage collected"): the denial is the order put otherwise, not a denied fact.
+ */
+export function untilOrder(a: Place, b: Place): boolean {
+  const inSentence = (x: typeof a): Token[] =>
+    x.tokens.filter((_, i) => x.sentence[i] === x.sentence[x.at]);
+  const mine = inSentence(a);
+  const cue = mine.findIndex((t) => t.cue);
+  return (
+    cue >= 0 &&
+    mine.some((t, i) => i > cue && t.lower === 'until') &&
+    inSentence(b).some((t) => !t.cue && ORDERING.has(t.lower))
+  );
+}
+
+/**
+ * True when the sentence at `at` holds an "otherwise" whose condition, the last one before it
+ * (in its sentence or the one before), is stated without a negation: the "otherwise" branch is
+ * then the negated case.
+ */
+function otherwiseOfPositive(x: Place): boolean {
+  const here = x.sentence[x.at]!;
+  const at = x.tokens.findIndex((t, i) => x.sentence[i] === here && t.lower === 'otherwise');
+  if (at < 0) return false;
+  let k = at - 1;
+  while (k >= 0 && x.sentence[k]! >= here - 1 && !CONDITIONAL.has(x.tokens[k]!.lower)) k--;
+  if (k < 0 || x.sentence[k]! < here - 1) return false;
+  const clause = x.tokens[k]!.clause;
+  return !x.tokens.some((t, i) => i > k && i < at && t.clause === clause && t.cue);
+}
+
 /**
  * True when the sentence at `at` is a double negation (a negated condition and a negation in
  * another clause) and the other text's sentence at `otherAt` states no negated condition:
  * "without setting a region, the client will not reach the endpoint" says that setting a region
  * lets it reach the endpoint; against "if X is not set, no Y" the two conditions align instead.
+ * So is a denial until another act ({@link untilOrder}), and a negated condition against a
+ * sentence with an "otherwise": the claim states the other branch.
  */
-export function hedged(
-  a: { tokens: readonly Token[]; sentence: readonly number[]; at: number },
-  other: { tokens: readonly Token[]; sentence: readonly number[]; at: number },
-): boolean {
+export function hedged(a: Place, other: Place): boolean {
+  if (untilOrder(a, other)) return true;
   const condition = negatedCondition(a.tokens, a.sentence, a.at);
   if (condition === undefined) return false;
+  // "when no starting value is given, it starts from 0" is the other branch of "If value is
+  // specified, it is used as the starting value, otherwise, 0 is used"; not of "If you've set no
+  // handler, ... Otherwise, it calls your handler", whose other branch is the positive one.
+  if (otherwiseOfPositive(other)) return true;
   if (negatedCondition(other.tokens, other.sentence, other.at) !== undefined) return false;
   return a.tokens.some(
     (x, i) => a.sentence[i] === a.sentence[a.at] && x.cue && x.clause !== condition,

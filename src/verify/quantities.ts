@@ -52,6 +52,8 @@ export interface Quantity {
   /** Start offset in the text. */
   start: number;
   end: number;
+  /** True for a number a value's slot names ("Default: 2", "a maximum of 1024"): no version. */
+  slot?: boolean;
 }
 
 interface Raw {
@@ -492,6 +494,7 @@ export function extractQuantities(text: string): Quantity[] {
       parts: [],
       start,
       end,
+      ...(valueSlot ? { slot: true } : {}),
     });
   }
   // "an unlimited number of clients" states a count too: one without a bound.

@@ -201,6 +201,7 @@ function swapsIn(
     !amountReworded(c, p) &&
     // A broader or narrower name of the same thing ("memory" / "RAM") is a rewording.
     !(c.pos === 'NOUN' && p.pos === 'NOUN' && wn.broader(c.lemma, p.lemma)) &&
+    !(c.pos === 'VERB' && p.pos === 'VERB' && wn.broaderAct(c.lemma, p.lemma)) &&
     !claim.tokens.some(
       (t) =>
         t.content &&

@@ -4,6 +4,7 @@
  * decides whether it supports the claim, states something else about the same thing, or is about
  * something else.
  */
+import { comparable, compareQuantities } from './compare-quantities.js';
 import { analyze } from './analyze.js';
 import type { Analysis, KeyTerm } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
@@ -473,7 +474,28 @@ export function verifyClaim(
       (k) =>
         k.kind !== 'rare' && terms.missing.includes(k.text) && !swapped.has(k.text.toLowerCase()),
     );
-    const about = relatedness >= minRelated && !unnamed && !(polarOnly && missing.length > 0);
+    // A passage the claim states nearly whole, with another number, is the part of the claim it
+    // speaks of ("The XSLT specification provides two ways to extend an XSLT engine:" for a claim
+    // of three ways that goes on to list them): what else the claim says is another part's.
+    // Not when the passage names what the claim does not ("*(pattern) Match zero or more ..."
+    // for a claim on ?(pattern)), nor when the claim states one of its values as is: the claim
+    // then sets that value beside another ("+(pattern) matches one or more, *(pattern) zero or
+    // more").
+    const within = (): boolean => {
+      const own = p.tokens.filter((t) => t.content && t.pos !== 'NUM');
+      const stated = own.filter((t) => c.tokens.some((x) => x.content && related(x, t)));
+      return (
+        own.length >= MIN_WITHIN_WORDS &&
+        stated.length >= own.length * MIN_WITHIN_SHARE &&
+        conflicts.every((x) => x.kind === 'number' || x.kind === 'version') &&
+        p.keyTerms.every((k) => k.kind === 'rare' || hasTerm(claimNorm, k.text)) &&
+        !p.quantities.some((x) =>
+          c.quantities.some((q) => comparable(q, x) && compareQuantities(q, x) === 'same'),
+        )
+      );
+    };
+    const about =
+      (relatedness >= minRelated && !unnamed && !(polarOnly && missing.length > 0)) || within();
     return {
       verdict: about ? 'contradicted' : 'unrelated',
       conflicts,
@@ -588,6 +610,11 @@ export function verifyClaim(
     reason: `the passage states the claim (coverage ${coverage})`,
   };
 }
+
+/** Fewest content words of a passage the claim may state nearly whole (see `within`). */
+const MIN_WITHIN_WORDS = 4;
+/** Share of such a passage's content words the claim must state. */
+const MIN_WITHIN_SHARE = 0.8;
 
 /** Punctuation a claim may name in words ("a semicolon on Windows" for "; for Windows"). */
 const SYMBOLS: ReadonlyMap<string, string> = new Map([

@@ -44,6 +44,12 @@ export interface WordNet {
    * one thing (`client` / `server`) are not.
    */
   broader(a: string, b: string): boolean;
+  /**
+   * True when one verb names a manner of the other, one hypernym link up (`drop` / `remove`,
+   * `fetch` / `get`): the broader verb can tell the same act. Two manners of one act (`bind` /
+   * `connect`, both ways to `relate`) are not.
+   */
+  broaderAct(a: string, b: string): boolean;
   /** True when WordNet has the lemma in any part of speech. */
   knows(lemma: string): boolean;
   /** ms spent building the lookups. */
@@ -78,6 +84,9 @@ function wordsOf(fields: string[]): { words: string[]; next: number } {
   for (let i = 0; i < count; i++) words.push(clean(fields[4 + i * 2] ?? ''));
   return { words, next: 4 + count * 2 };
 }
+
+/** How many of a word's senses, commonest first, may oppose it to something through its cluster. */
+const COMMON_SENSES = 2;
 
 function buildAntonyms(dir: string): Map<string, Set<string>> {
   const buffers = new Map<WordNetPos, Buffer>();
@@ -121,8 +130,14 @@ function buildAntonyms(dir: string): Map<string, Set<string>> {
   }
   // An adjective satellite (`required`, `mandatory`) has no antonym of its own: it is opposite to
   // what its head (`obligatory`) is opposite to (`optional`), through the similar-to pointer `&`.
+  // Only in one of the word's two commonest senses (the index lists them by frequency): "old" is
+  // a satellite of "past" as "former", its fifth sense, which makes no opposite of "present" in
+  // "if the file is present ... unless it is old".
   const direct = new Map([...map].map(([w, set]) => [w, [...set]] as const));
   const adj = buffers.get('a');
+  const adjIndex = readFileSync(path.join(dir, `index.${FILES.a}`));
+  const common = (word: string, offset: string): boolean =>
+    searchIndex(adjIndex, 'a', word).slice(0, COMMON_SENSES).includes(`a${offset}`);
   const similar = Buffer.from(' & ');
   for (let at = adj?.indexOf(similar) ?? -1; adj && at >= 0; at = adj.indexOf(similar, at + 3)) {
     const start = adj.lastIndexOf(10, at) + 1;
@@ -139,6 +154,7 @@ function buildAntonyms(dir: string): Map<string, Set<string>> {
       for (const h of head) {
         for (const opposite of direct.get(h) ?? []) {
           for (const w of words) {
+            if (!common(w, fields[0]!)) continue;
             add(w, opposite);
             add(opposite, w);
           }
@@ -294,15 +310,15 @@ export function loadWordNet(): WordNet {
   };
   const above = new Map<string, string[]>();
   // The synsets one and two hypernym links (`@`, `@i`) above a noun synset.
+  const parents = (from: string): string[] =>
+    (readSynset(data, from)?.pointers ?? [])
+      .filter((p) => p.type === '@' || p.type === '@i')
+      .map((p) => p.target);
   const ancestors = (id: string): string[] => {
     let out = above.get(id);
     if (out) return out;
-    const up = (from: string): string[] =>
-      (readSynset(data, from)?.pointers ?? [])
-        .filter((p) => p.type === '@' || p.type === '@i')
-        .map((p) => p.target);
-    const first = up(id);
-    out = [...first, ...first.flatMap(up)];
+    const first = parents(id);
+    out = [...first, ...first.flatMap(parents)];
     above.set(id, out);
     return out;
   };
@@ -326,6 +342,13 @@ export function loadWordNet(): WordNet {
       if (x.length === 0 || y.length === 0) return false;
       const within = (from: readonly string[], to: readonly string[]): boolean =>
         from.some((id) => ancestors(id).some((up) => to.includes(up)));
+      return within(x, y) || within(y, x);
+    },
+    broaderAct(a, b) {
+      const x = lookup(a).filter((id) => id.startsWith('v'));
+      const y = lookup(b).filter((id) => id.startsWith('v'));
+      const within = (from: readonly string[], to: readonly string[]): boolean =>
+        from.some((id) => parents(id).some((up) => to.includes(up)));
       return within(x, y) || within(y, x);
     },
     knows: (lemma) => lookup(lemma).length > 0,

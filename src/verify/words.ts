@@ -258,6 +258,9 @@ export const hasTerm = (text: string, term: string): boolean => {
   const parts = /^[A-Za-z]+$/.test(term) ? term.split(/(?<=[a-z])(?=[A-Z])/) : [];
   if (parts.length > 1 && parts.every((x) => x.length >= 3))
     forms.push(parts.join(' ').toLowerCase());
+  // A JavaScript project's name is written with its dot or without ("Node.js" / "NodeJS").
+  if (/^[a-z]{2,}\.js$/.test(t)) forms.push(t.replace('.js', 'js'));
+  else if (/^[a-z]{2,}js$/.test(t)) forms.push(t.replace(/js$/, '.js'));
   // A compound is one word with or without its hyphen ("pre-defined" / "predefined").
   if (/^[a-z]+(?:-[a-z]+)+$/.test(t) && t.length >= 7) forms.push(t.replace(/-/g, ''));
   for (const f of forms) {
@@ -298,17 +301,26 @@ const AMOUNTS = new Set(
 /** An amount or a degree of its own ("less" / "greater"): two of them state two amounts. */
 const graded = (t: Token): boolean =>
   AMOUNTS.has(t.lower) || (/^(?:ADJ|ADV)$/.test(t.pos) && /(?:er|est)$/.test(t.lower));
+/** Comparison words by the direction they compare in: "lower than 6" is "less than 6". */
+const DIRECTIONS = [
+  new Set('less fewer lower smaller'.split(' ')),
+  new Set('more greater higher larger bigger'.split(' ')),
+];
+const sameDirection = (a: Token, b: Token): boolean =>
+  DIRECTIONS.some((d) => d.has(a.lower) && d.has(b.lower));
 /** Words of a number's scale: "thousands of packages" is "1000s of packages". */
 const SCALES = new Set('dozens hundreds thousands millions billions'.split(' '));
 
 /**
  * True when one of two words in one place is an amount the other rewords ("more memory" /
  * "increased memory", "thousands" / "1000s"): amounts are judged as quantities and comparisons,
- * not as swapped terms. Two scales still differ ("hundreds" / "thousands"); two opposite amounts
+ * not as swapped terms; so are two words that compare in one direction ("lower" / "less"). Two
+ * scales still differ ("hundreds" / "thousands"); two opposite amounts
  * are judged by polarity, which sees a negation that turns one into the other ("little" / "not
  * much").
  */
 export const amountReworded = (a: Token, b: Token): boolean =>
+  sameDirection(a, b) ||
   (AMOUNTS.has(a.lower) && !graded(b)) ||
   (AMOUNTS.has(a.lower) && AMOUNTS.has(b.lower) && areAntonyms(a, b)) ||
   (AMOUNTS.has(b.lower) && !graded(a)) ||
