@@ -147,6 +147,46 @@ function partsStated(
   return found;
 }
 
+/** Least coverage of each of two passages that state a claim together. */
+const PAIR_COVERAGE = 0.6;
+
+/**
+ * Two candidates that each state all of the claim but what the other states ("v13.0.0 The
+ * elapsed time is displayed with a suitable time unit." under console.timeEnd()'s History, and
+ * the entry's "if the elapsed time is 3869ms, console.timeEnd() displays 3.869s"): each misses
+ * only names, values or words the other does not miss, neither is in conflict with the claim,
+ * and each states most of its words. The pair, or `null`.
+ */
+function complementary(
+  claim: ClaimAnalysis,
+  checked: readonly { match: PassageMatch; v: ClaimVerification }[],
+):
+  | [{ match: PassageMatch; v: ClaimVerification }, { match: PassageMatch; v: ClaimVerification }]
+  | null {
+  // Only values may be stated apart: a name one passage misses and another states is as likely
+  // another thing's name (a swapped term) as the same thing's.
+  const value = (m: string): boolean => claim.quantities.some((q) => q.text === m);
+  const partial = checked.filter(
+    (x) =>
+      x.v.verdict === 'unrelated' &&
+      x.v.conflicts.length === 0 &&
+      x.v.missing.length > 0 &&
+      x.v.missing.every(value) &&
+      x.v.coverage >= PAIR_COVERAGE,
+  );
+  const lower = (v: ClaimVerification): Set<string> =>
+    new Set(v.missing.map((m) => m.toLowerCase()));
+  for (const [i, a] of partial.entries()) {
+    const mine = lower(a.v);
+    for (const b of partial.slice(i + 1)) {
+      if (b.match.quote === a.match.quote) continue;
+      const theirs = lower(b.v);
+      if ([...mine].every((m) => !theirs.has(m))) return [a, b];
+    }
+  }
+  return null;
+}
+
 /**
  * Verifies each candidate and decides: the best supporting candidate (exact before fuzzy before
  * embedding, then by score), unless it is a loose one (found by meaning, stating less than
@@ -154,7 +194,8 @@ function partsStated(
  * comparison in conflict with the claim, or unless a contradicting candidate states nearly all of
  * the claim's words and more of them than it, or most of them and much more than it, or stands under more of the claim's key terms (its heading or
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
- * when each part is supported by some candidate and none contradicts one; else the contradicting candidate that shares most words with the
+ * when each part is supported by some candidate and none contradicts one; else support by two candidates that state it together
+ * ({@link complementary}), when none is in conflict with it; else the contradicting candidate that shares most words with the
  * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
  * heading and address) and each candidate's own heading may state the claim's key terms.
  */
@@ -230,6 +271,17 @@ export function judgeCandidates(
       conflicts: [],
       coverage: Math.min(...parts.map((p) => p.v.coverage)),
       reason: `each part of the claim is stated: ${parts.map((p) => label(p.match)).join('; ')}`,
+      settled: true,
+    };
+  }
+  const pair = against || doubt ? null : complementary(claim, checked);
+  if (pair) {
+    return {
+      verdict: 'supported',
+      match: pair[0].match,
+      conflicts: [],
+      coverage: Math.min(pair[0].v.coverage, pair[1].v.coverage),
+      reason: `two passages state the claim together: ${label(pair[0].match)} (all but ${pair[0].v.missing.map((m) => `"${m}"`).join(', ')}), ${label(pair[1].match)} (all but ${pair[1].v.missing.map((m) => `"${m}"`).join(', ')})`,
       settled: true,
     };
   }

@@ -273,6 +273,37 @@ export function verifyClaim(
   // Before antonyms are explained away: an item's opposite states another item ("busy" / "idle").
   const direct = new Set(matched);
   const quantities = quantityAlignment(c, p);
+  // A count the claim makes of the items it lists ("UTF-8, UTF-16, ISO-8859-1 and US-ASCII are
+  // the four encodings"), each of which the passage names, is stated by the items.
+  const lists = coordinatedItems(c.tokens, c.text).map((items) =>
+    items.map((item) => item.map((k) => c.tokens[k]!.text).join('')),
+  );
+  // Another count of items the passage lists, all of them and no more ("three properties, tokens
+  // and originalPath" against "tokens, originalPath"), is a changed count.
+  const pageLists = coordinatedItems(p.tokens, p.text).map((items) =>
+    items.map((item) => item.map((k) => p.tokens[k]!.text).join('')),
+  );
+  quantities.missing = quantities.missing.filter((text) => {
+    const q = c.quantities.find((x) => x.text === text);
+    if (!q || q.kind !== 'number' || q.bound !== 'eq' || !q.dim.startsWith('count')) return true;
+    // Not a list the count's own noun opens ("three properties, tokens and originalPath").
+    const counted = (item: string): boolean =>
+      q.unit.length > 0 && item.toLowerCase().includes(q.unit.toLowerCase());
+    const stated = lists.filter(
+      (items) => !items.some(counted) && items.every((item) => hasTerm(pageNorm, item)),
+    );
+    if (stated.some((items) => items.length === q.value)) return false;
+    const listed = pageLists.find((theirs) =>
+      stated.some(
+        (items) =>
+          items.length === theirs.length &&
+          items.every((item) => theirs.some((x) => hasTerm(norm(x), item))),
+      ),
+    );
+    if (!listed) return true;
+    quantities.conflicts.push({ kind: 'number', claim: q.text, page: listed.join(', ') });
+    return false;
+  });
   // A version the entry's own heading gives ("options.allowRelativePaths since 5.2.0", "Added
   // in: v0.1.99") is stated for the text under it, and another version of the claim is a
   // changed one when the text itself states none. Section numbers ("10.3.2") and the version of

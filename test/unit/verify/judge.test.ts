@@ -257,3 +257,40 @@ describe('judgeCandidates: a loose support in doubt', () => {
     expect(j.reason).toContain('only a loose support');
   });
 });
+
+describe('judgeCandidates: two passages that state a claim together', () => {
+  const entry = {
+    ...match(
+      'fuzzy',
+      0.625,
+      'Use the same label when calling console.timeEnd() to stop the timer and output the elapsed time in suitable time units to stdout. For example, if the elapsed time is 3869ms, console.timeEnd() displays "3.869s".',
+    ),
+    context: 'console.time([label])',
+  };
+  const history = {
+    ...match('fuzzy', 0.6, 'v13.0.0 The elapsed time is displayed with a suitable time unit.'),
+    context: 'console.timeEnd([label]) Version | Changes',
+  };
+
+  it('support it when each states what the other misses', () => {
+    const claim = analyze(
+      'Since v13.0.0, console.timeEnd() shows the elapsed time in a suitable unit, so a timer that ran for 3869ms is reported as 3.869s.',
+    );
+    expect(judgeCandidates(claim, [entry]).verdict).toBe('not_found');
+    expect(judgeCandidates(claim, [history]).verdict).toBe('not_found');
+    const j = judgeCandidates(claim, [entry, history]);
+    expect(j.verdict).toBe('supported');
+    expect(j.reason).toContain('two passages state the claim together');
+  });
+
+  it('do not when both miss one thing, or one is in conflict', () => {
+    const unstated = analyze(
+      'Since v13.0.0, console.timeEnd() shows the elapsed time in a suitable unit, so a timer that ran for 3869ms is reported as 3.869s on Windows.',
+    );
+    expect(judgeCandidates(unstated, [entry, history]).verdict).not.toBe('supported');
+    const changed = analyze(
+      'Since v12.0.0, console.timeEnd() shows the elapsed time in a suitable unit, so a timer that ran for 3869ms is reported as 3.869s.',
+    );
+    expect(judgeCandidates(changed, [entry, history]).verdict).not.toBe('supported');
+  });
+});

@@ -237,3 +237,31 @@ describe('values and bounds written otherwise', () => {
     expect(claim.conflicts).toEqual([]);
   });
 });
+
+describe('a count of the items the claim lists', () => {
+  const page = 'The built-in encodings are: UTF-8, UTF-16, ISO-8859-1, US-ASCII.';
+
+  it('is stated by the items when the passage names each', () => {
+    expectSupported(
+      'UTF-8, UTF-16, ISO-8859-1 and US-ASCII are the four encodings built into Expat.',
+      page,
+      { context: 'Expat' },
+    );
+    expectConflict(
+      'UTF-8, UTF-16, ISO-8859-1 and US-ASCII are the five encodings built into Expat.',
+      'The built-in encodings are: UTF-8, UTF-16, ISO-8859-1 and US-ASCII.',
+      'number',
+      undefined,
+      { context: 'Expat' },
+    );
+  });
+
+  it('is no list that the counted noun opens', () => {
+    expect(
+      verdictOf(
+        'A TokenData object has three properties, tokens and originalPath.',
+        'The TokenData object has the properties tokens and originalPath.',
+      ),
+    ).not.toBe('supported');
+  });
+});
