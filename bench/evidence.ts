@@ -24,7 +24,9 @@
 // same way) or claims-thirteenth.json (the async_context and vm API pages, libtasn1's API
 // reference, SQLite's release history and four more READMEs, written the same way) or
 // claims-fourteenth.json (the report and single-executable-applications API pages, the git-gc
-// manual page, PostgreSQL's numeric types section and four more READMEs, written the same way;
+// manual page, PostgreSQL's numeric types section and four more READMEs, written the same way)
+// or claims-fifteenth.json (the net and child_process API pages, the "Invoking diff" chapter of
+// the GNU Diffutils manual, Python's tempfile page and four more READMEs, written the same way;
 // its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
