@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import WebSocket from 'ws';
@@ -40,20 +40,34 @@ function browserPid(server: TestServer, sessionId: string): number {
 
 /**
  * Starts a Chromium the way an older server did (no lifeline, own process group) with a profile
- * and pid file under `browsersDir`, and returns its pid.
+ * and pid file under `browsersDir`, and returns its pid once it is up (it has written its DevTools
+ * port, so its helper processes are started). A Chromium that ends on its own before that is
+ * started again, twice at most, and its exit is reported if none stays up.
  */
 async function plantLeftover(browsersDir: string): Promise<number> {
-  const profile = path.join(browsersDir, randomUUID());
-  mkdirSync(profile, { recursive: true });
-  const chromium = spawn(
-    (await findChromium()).path,
-    [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
-    { detached: true, stdio: 'ignore' },
-  );
-  children.push(chromium);
-  writeFileSync(path.join(profile, PID_FILE), String(chromium.pid));
-  expect(await waitFor(() => processesMentioning(profile).length > 1)).toBe(true);
-  return chromium.pid!;
+  const ends: string[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const profile = path.join(browsersDir, randomUUID());
+    mkdirSync(profile, { recursive: true });
+    const chromium = spawn(
+      (await findChromium()).path,
+      [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
+      { detached: true, stdio: 'ignore' },
+    );
+    children.push(chromium);
+    let ended: string | undefined;
+    chromium.once('exit', (code, signal) => (ended = `exited with ${signal ?? code}`));
+    writeFileSync(path.join(profile, PID_FILE), String(chromium.pid));
+    await waitFor(
+      () => ended !== undefined || existsSync(path.join(profile, 'DevToolsActivePort')),
+      20_000,
+      'the planted Chromium to start',
+    );
+    if (ended === undefined && processesMentioning(profile).length > 1) return chromium.pid!;
+    ends.push(ended ?? 'gone after start');
+    chromium.kill('SIGKILL');
+  }
+  throw new Error(`no planted Chromium stayed up: ${ends.join('; ')}`);
 }
 
 afterAll(async () => {
