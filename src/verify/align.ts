@@ -43,18 +43,41 @@ export function quantityAlignment(
             // use writes.
             (/\d|infinit|unlimited|unbounded|\bsingle\b/i.test(q.text) ||
               (q.kind === 'number' && q.value >= WRITTEN_COUNT && Number.isInteger(q.value))) &&
-            comparable(q, p) &&
-            compareQuantities(q, p) === 'same',
+            ((comparable(q, p) && compareQuantities(q, p) === 'same') ||
+              // A bare number the claim gives with a unit ("- 1 bytes" for "- 1").
+              (q.kind === 'number' &&
+                p.kind === 'number' &&
+                p.dim === 'count' &&
+                p.bound === q.bound &&
+                written(q) === p.value)),
         ),
       )
       .map((p) => p.start),
   );
   for (const q of claim.quantities) {
+    // A bare number the page gives with a unit ("typically 107 on Linux" / "107 bytes on Linux").
+    const bare = q.kind === 'number' && q.dim === 'count' && /^\d/.test(q.text);
+    if (
+      bare &&
+      page.quantities.some(
+        (p) =>
+          p.kind === 'number' &&
+          !p.dim.startsWith('count') &&
+          p.bound === q.bound &&
+          written(p) === q.value,
+      )
+    )
+      continue;
     // A range the page allows ("number (32-64)") holds a value inside it: no other value, and no
     // statement of it either ("an ipv6Subnet of 56").
     const candidates = page.quantities.filter(
       (p) =>
         comparable(q, p) &&
+        !(
+          kindsDiffer(q, p) &&
+          !sameName(claim, q, page, p) &&
+          compareQuantities(q, p) !== 'same'
+        ) &&
         !(
           p.kind === 'number' &&
           p.bound === 'range' &&
@@ -143,7 +166,9 @@ export function quantityAlignment(
       continue;
     }
     // "the one that" or "once" in words prove little; digits, measures and counts of two or more
-    // ("four kinds of hooks", "two phases") must be stated.
+    // ("four kinds of hooks", "two phases") must be stated, and so must "zero" ("can return
+    // zero"), which no loose use writes, when the passage says no "zero" of any kind ("zero it" /
+    // "to zeroes").
     // A bound is a fact of its own, whatever it bounds ("at most once every wait milliseconds").
     // "both X and Y" counts two, in words.
     const both =
@@ -152,18 +177,37 @@ export function quantityAlignment(
       !/\d/.test(q.text) &&
       q.bound === 'eq' &&
       /\bboth\b/i.test(page.text);
-    if (both || counted(claim.text, q)) continue;
+    if (both || counted(claim.text, q) || bareDefault(page, q)) continue;
     if (
       q.kind !== 'number' ||
       /\d/.test(q.text) ||
       !q.dim.startsWith('count') ||
       q.value >= 2 ||
+      (/^zero$/i.test(q.text) && !/\bzero/i.test(page.text)) ||
       directional(q.bound)
     )
       missing.push(q.text);
   }
   return { conflicts, missing };
 }
+
+/**
+ * True when the passage is a row of defaults that gives the claim's measure as a bare number
+ * ("Default: DeflateBufferSize 8096" for "defaults to 8096 bytes"): the row leaves the unit to
+ * the entry's text. Only the same number as written states it; another is no conflict, since the
+ * unit is not known.
+ */
+function bareDefault(page: Analysis, q: Quantity): boolean {
+  if (q.kind !== 'number' || q.dim.startsWith('count') || !/^\s*Default\b/i.test(page.text))
+    return false;
+  return page.quantities.some(
+    (p) => p.kind === 'number' && p.dim === 'count' && p.bound === 'eq' && p.value === written(q),
+  );
+}
+
+/** The number a quantity writes, before its unit ("8096" of "8096 bytes"); NaN for words. */
+const written = (q: Quantity): number =>
+  Number(/^-?[\d.,]+/.exec(q.text)?.[0]?.replace(/,/g, '') ?? NaN);
 
 /**
  * True when the claim's count is the length of the list it gives right after it ("defined by three
@@ -178,13 +222,44 @@ function counted(text: string, q: Quantity): boolean {
   return items.length === q.value;
 }
 
+/** True when one of two quantities is a version and the other a bare number. */
+const kindsDiffer = (a: Quantity, b: Quantity): boolean =>
+  a.kind !== b.kind && (a.kind === 'version' || b.kind === 'version');
+
+/** The word a quantity follows, lower case, past "v" or "version" and punctuation. */
+function nameBefore(a: Analysis, x: Quantity): string {
+  const words = a.text.slice(Math.max(0, x.start - 40), x.start).match(/[\p{L}][\w.$-]*/gu) ?? [];
+  const kept = words.filter((w) => !/^(?:v|versions?)$/i.test(w));
+  return (kept[kept.length - 1] ?? '').replace(/\.$/, '').toLowerCase();
+}
+
+/**
+ * True when a bare number and a version follow the same name ("Node.js 16" / "Node.js v16+"): a
+ * number after another name is no version of the claim's ("Performance Timeline Level 2" against
+ * "Node.js v16.0.0").
+ */
+function sameName(claim: Analysis, q: Quantity, page: Analysis, p: Quantity): boolean {
+  const name = nameBefore(claim, q);
+  return name !== '' && name === nameBefore(page, p);
+}
+
+/** Words that open an example: "e.g.", "eg:", "for example", "such as". */
+const EXAMPLE = /(?:\be\.?\s?g\b\.?|\bfor (?:example|instance)|\bsuch as|\blike)/i;
+
 /**
  * True when the page gives the value as an example ("Use a large number (e.g. 100000) to show all
- * lines"): it illustrates a choice, and states no value another can differ from.
+ * lines"): it illustrates a choice, and states no value another can differ from. So is every
+ * value of a parenthesis that opens with an example ("(eg: 192.168.1.0/24 => 192.168.1.255)").
  */
 function example(page: Analysis, p: Quantity): boolean {
   const before = page.text.slice(Math.max(0, p.start - 16), p.start);
-  return /(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as|\blike)[\s,:]*$/i.test(before);
+  if (new RegExp(`${EXAMPLE.source}[\\s,:'"\`]*$`, 'i').test(before)) return true;
+  const open = page.text.lastIndexOf('(', p.start);
+  return (
+    open >= 0 &&
+    !page.text.slice(open, p.start).includes(')') &&
+    new RegExp(`^\\(\\s*${EXAMPLE.source}`, 'i').test(page.text.slice(open))
+  );
 }
 
 /** The content words (lower case) among the eight words either side of a quantity. */
@@ -477,6 +552,10 @@ export function termAlignment(
       if (norm(other.text) === norm(k.text) || hasTerm(claimText, other.text)) continue;
       // The term's own initials ("JS" for "JavaScript").
       if (initialsOf(k.text) === other.text) continue;
+      // A term the page writes right beside the claim's modifies it ("Vary: Accept-Encoding
+      // HTTP response header" / "Vary: Accept-Encoding response header").
+      const [a, b] = [escapeRegExp(norm(k.text)), escapeRegExp(norm(other.text))];
+      if (new RegExp(`(?:^|\\s)(?:${a}\\s+${b}|${b}\\s+${a})(?=\\s|$)`).test(pageText)) continue;
       // A path ending in the term names it ("options.timeout" for "timeout").
       if (
         norm(other.text)

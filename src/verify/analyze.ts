@@ -328,6 +328,12 @@ export function analyze(written: string): Analysis {
   const stems = column<string>(its.stem);
   const tags = column<string>(its.pos);
   for (const k of verbsTaggedAsNouns(values, tags, lemmas)) tags[k] = 'VERB';
+  // "the deflate encoding", "the build step": a bare verb form between an article and a noun names
+  // a kind of the noun; it predicates nothing, and opens no clause.
+  values.forEach((v, k) => {
+    if (tags[k] !== 'VERB' || /(?:ed|ing|en)$/i.test(v)) return;
+    if (/^(?:the|a|an)$/i.test(values[k - 1] ?? '') && tags[k + 1] === 'NOUN') tags[k] = 'NOUN';
+  });
   // "isn't big enough": the word before "enough" is the predicate's adjective, which a negation
   // reaches, not an adverb it passes over.
   values.forEach((v, k) => {
@@ -515,6 +521,13 @@ export function analyze(written: string): Analysis {
         (values[i - 1]?.toLowerCase() === 'to' &&
           !/^(?:NOUN|PROPN|ADJ|NUM)$/.test(tags[i + 1] ?? '') &&
           !/^(?:longer|more|less|one|way)$/i.test(values[i + 1] ?? '')));
+    // "a value of not -1" is a value other than -1: after a preposition, "not" negates the
+    // number it stands before, not the clause.
+    const valued =
+      lower === 'not' &&
+      tags[i - 1] === 'ADP' &&
+      /^(?:[-+]?\d|[-+]$)/.test(values[i + 1] ?? '') &&
+      (/\d/.test(values[i + 1] ?? '') || /^\d/.test(values[i + 2] ?? ''));
     // "to avoid triggering X" says "so as not to trigger X": the gerund is what is negated.
     const avoided =
       lemma === 'avoid' &&
@@ -529,6 +542,7 @@ export function analyze(written: string): Analysis {
         avoided) &&
       !elided &&
       !assigned &&
+      !valued &&
       !negatesBound(values, tags, i);
     if (cue) {
       pending++;
@@ -589,6 +603,22 @@ export function analyze(written: string): Analysis {
     if (v < 0 || tokens.slice(m + 2, v).some((x) => x.pos === 'VERB')) return;
     for (let k = n + 1; k < v; k++) tokens[k]!.negated = false;
     if (tokens[v]!.content) tokens[v]!.negated = true;
+  });
+  // "None of the tools are required" says the tools are not required: "none of" quantifies its
+  // noun phrase, and the negation falls on the predicate after it.
+  tokens.forEach((t, n) => {
+    if (t.lower !== 'none' || !t.cue || tokens[n + 1]?.lower !== 'of') return;
+    const v = tokens.findIndex(
+      (x, k) => k > n + 1 && x.clause === t.clause && (x.pos === 'VERB' || x.pos === 'AUX'),
+    );
+    if (v < 0) return;
+    const predicate =
+      tokens[v]!.pos === 'VERB'
+        ? v
+        : tokens.findIndex((x, k) => k > v && x.clause === t.clause && x.content);
+    if (predicate < 0 || !tokens[predicate]!.content) return;
+    for (let k = n + 1; k < v; k++) tokens[k]!.negated = false;
+    tokens[predicate]!.negated = true;
   });
   // "There is no code to load shared libraries" says none can be loaded: a denied means of an
   // act ("no code to", "no way to", "no API to") denies the act too.

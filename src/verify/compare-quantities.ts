@@ -80,8 +80,13 @@ export function compareQuantities(
       page.bound === 'range' &&
       (near(claim.value, page.value) || near(claim.value, page.high)));
   if (!sameValue) return 'different';
+  // A strict bound leaves its own value out: "can return zero" is not "greater than zero".
+  if (excludes(claim.bound, page.bound) || excludes(page.bound, claim.bound)) return 'different';
   return opposed(claim.bound, page.bound) ? 'opposite' : 'same';
 }
+
+/** True when a value stated as is (`eq`) meets a strict bound of the same value (`gt`, `lt`). */
+const excludes = (a: Bound, b: Bound): boolean => a === 'eq' && (b === 'gt' || b === 'lt');
 
 /** True when one bound is an upper and the other a lower one. */
 const opposed = (a: Bound, b: Bound): boolean =>

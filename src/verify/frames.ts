@@ -45,6 +45,15 @@ function placed(claim: Analysis, k: number, page: Analysis, skip: number): boole
   );
 }
 
+/** True when the token is a word of one of the analysis' key terms. */
+const named = (a: Analysis, t: Token): boolean =>
+  a.keyTerms.some((k) =>
+    k.text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}_$]+/u)
+      .includes(t.lower),
+  );
+
 /** Coarse word class: noun, adjective, verb, adverb. */
 const wordClass = (t: Token): string =>
   ({ NOUN: 'n', PROPN: 'n', X: 'n', NUM: 'n', ADJ: 'a', VERB: 'v', ADV: 'r' })[t.pos] ?? t.pos;
@@ -114,6 +123,9 @@ export function swappedWords(claim: Analysis, page: Analysis): Conflict[] {
       if (/^(?:the|a|an)$/.test(frame[2]!) && verbish(c) && verbish(p)) continue;
       if (inVerbSlot(claim.tokens, i) && verbish(p)) continue;
       if (!canSwap(c, p) || amountReworded(c, p)) continue;
+      // A name is swapped for a name: a common word in a key term's place names its kind ("A
+      // DeflateInflateLimitRequestBody of 0" / "A value of 0").
+      if (named(claim, c) && !named(page, p)) continue;
       swapped ??= p;
     }
     if (swapped) out.push({ kind: 'term', claim: c.text, page: swapped.text });

@@ -88,6 +88,16 @@ function purpose(tokens: readonly Token[], first: number): boolean {
   return tokens[at]?.lower === 'to' && tokens[at + 1]?.pos === 'VERB';
 }
 
+/** Predicates that say a thing is not there. */
+const ABSENT = new Set(['omitted', 'missing', 'absent', 'unset', 'unspecified', 'undefined']);
+
+/**
+ * True for a predicate of absence after "be": "if port is omitted" denies the port as "given no
+ * port" does, so it counts as a negation cue of its clause.
+ */
+const absentAfterBe = (tokens: readonly Token[], i: number): boolean =>
+  ABSENT.has(tokens[i]!.lower) && tokens[i - 1]?.lemma === 'be';
+
 /** The clauses that assert something: purposes opening a sentence are left out. */
 function clausesOf(a: Analysis): Clause[] {
   const byId = new Map<number, Clause>();
@@ -98,7 +108,7 @@ function clausesOf(a: Analysis): Clause[] {
       byId.set(t.clause, (c = { words: [], cues: 0 }));
       if (purpose(a.tokens, i)) goals.add(t.clause);
     }
-    if (negates(a.tokens, i)) c.cues++;
+    if (negates(a.tokens, i) || absentAfterBe(a.tokens, i)) c.cues++;
     else if (t.content) c.words.push(i);
   });
   return [...byId].filter(([id, c]) => c.words.length > 0 && !goals.has(id)).map(([, c]) => c);
@@ -376,7 +386,53 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
   }
   if (out.length === 0) out.push(...predicateFlips(claim, page, inClaim));
   if (out.length === 0) out.push(...exclusions(claim, page));
+  if (out.length === 0) out.push(...valueDenials(claim, page), ...valueDenials(page, claim, true));
   return out;
+}
+
+/**
+ * The number a cue denies right before it, past adverbs ("is never 0", "is not 1"): the cue's
+ * index and the number's, per denial.
+ */
+function deniedValues(a: Analysis): [number, number][] {
+  const out: [number, number][] = [];
+  a.tokens.forEach((t, i) => {
+    if (!t.cue || t.lower === 'no' || t.lower === 'without') return;
+    let k = i + 1;
+    while (a.tokens[k]?.pos === 'ADV') k++;
+    if (a.tokens[k]?.pos === 'NUM' && /\d/.test(a.tokens[k]!.text)) out.push([i, k]);
+  });
+  return out;
+}
+
+/**
+ * A value one side denies and the other states of the same thing: "its duration is never 0"
+ * against "whose performanceEntry.duration is always 0". The number names nothing the polarity of
+ * words could flip, so the denial is read on the value: the other side's clause holding the same
+ * number negates nothing, and its sentence states every content word of the denying clause. With `swapped`, `a`
+ * is the page and `b` the claim.
+ */
+function valueDenials(a: Analysis, b: Analysis, swapped = false): Conflict[] {
+  const cues = cuesByClause(b);
+  const sentence = sentences(b.tokens);
+  for (const [cue, n] of deniedValues(a)) {
+    const clause = a.tokens[cue]!.clause;
+    const words = a.tokens.filter((t, k) => t.clause === clause && t.content && k !== n);
+    if (words.length === 0) continue;
+    for (const [j, t] of b.tokens.entries()) {
+      if (t.text !== a.tokens[n]!.text || (cues.get(t.clause) ?? 0) % 2 !== 0) continue;
+      const theirs = b.tokens.filter((x, k) => sentence[k] === sentence[j] && x.content);
+      if (!words.every((w) => theirs.some((x) => related(w, x)))) continue;
+      const denied = `${a.tokens[cue]!.text} ${a.tokens[n]!.text}`;
+      const stated = b.tokens[j - 1]?.pos === 'ADV' ? `${b.tokens[j - 1]!.text} ${t.text}` : t.text;
+      return [
+        swapped
+          ? { kind: 'negation', claim: stated, page: denied }
+          : { kind: 'negation', claim: denied, page: stated },
+      ];
+    }
+  }
+  return [];
 }
 
 /** Words that may stand between a negation cue and the noun phrase it denies ("does not produce any"). */

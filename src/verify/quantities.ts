@@ -262,6 +262,11 @@ export function extractQuantities(text: string): Quantity[] {
   // ("the stylesheet obtained at 2/", "step 3/").
   for (const m of lower.matchAll(/\b\d+(?:-\d+){2,}\b|\b\d+\/(?![\d\w])/g))
     taken.push([m.index, m.index + m[0].length]);
+  // And an IPv6 address ("::1", "2001:db8::", "fe80::1:2:3").
+  for (const m of lower.matchAll(
+    /(?<![\w:])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?(?![\w:])|\b[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){3,}\b/g,
+  ))
+    taken.push([m.index, m.index + m[0].length]);
   const raws: Raw[] = [];
   // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
   const numRe =

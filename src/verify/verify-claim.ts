@@ -286,6 +286,8 @@ export function verifyClaim(
   quantities.missing = quantities.missing.filter((text) => {
     const q = c.quantities.find((x) => x.text === text);
     if (!q || q.kind !== 'number' || q.bound !== 'eq' || !q.dim.startsWith('count')) return true;
+    // A count of listed items is small: "defaults to 511" counts no "such as X and Y".
+    if (q.value > MAX_LISTED) return true;
     // Not a list the count's own noun opens ("three properties, tokens and originalPath").
     const counted = (item: string): boolean =>
       q.unit.length > 0 && item.toLowerCase().includes(q.unit.toLowerCase());
@@ -378,6 +380,20 @@ export function verifyClaim(
   };
   quantities.missing = quantities.missing.filter((text) => !release(text));
   quantities.conflicts = quantities.conflicts.filter((x) => !release(x.claim));
+  // A title that names the product with another number is another release's ("GCC 13 Release
+  // Series" for "deprecated in GCC 12").
+  for (const text of [...quantities.missing]) {
+    const name = nameBefore(text);
+    const number = /^\d+(?:\.\d+)*/.exec(text)?.[0];
+    if (!name || !number) continue;
+    const other = new RegExp(
+      `(?:^|[^\\w.])${escapeRegExp(name)}\\s+(\\d+(?:\\.\\d+)*)(?![\\w.])`,
+      'i',
+    ).exec(contextText)?.[1];
+    if (!other || other === number) continue;
+    quantities.missing = quantities.missing.filter((x) => x !== text);
+    quantities.conflicts.push({ kind: 'number', claim: text, page: other });
+  }
   // And a page number naming a release ("x86-64 ... with GCC 12 or later") is a name, not an
   // amount: a claim's amount set against it ("zero width bit-fields") is only unstated.
   // A name: not a word that opens a sentence ("Use 0 to disable", "A 2-dimensional array"), unless
@@ -585,6 +601,17 @@ export function verifyClaim(
       missing.push(t.text);
       continue;
     }
+    // A default ("The default DeflateCompressionLevel is 9", "defaults to 9"): a passage that
+    // names no default (nor its heading) says what values are allowed, not which one is taken
+    // ("The value must be between 1 and 9"). "By default" only sets the scene.
+    if (
+      t.lemma === 'default' &&
+      c.tokens[i - 1]?.lower !== 'by' &&
+      !/\bdefault/.test(contextText)
+    ) {
+      missing.push(t.text);
+      continue;
+    }
     // A unit with no number ("reports the time in milliseconds"): the passage must name it.
     if (UNITS.has(t.lower) && t.lower.length >= 4 && !/\d/.test(c.tokens[i - 1]?.text ?? '')) {
       missing.push(t.text);
@@ -641,6 +668,9 @@ export function verifyClaim(
     reason: `the passage states the claim (coverage ${coverage})`,
   };
 }
+
+/** The largest count a claim may make of the items it lists. */
+const MAX_LISTED = 20;
 
 /** Fewest content words of a passage the claim may state nearly whole (see `within`). */
 const MIN_WITHIN_WORDS = 4;
