@@ -46,6 +46,14 @@ const OUTWEIGH_COVERAGE = 0.9;
 const OUTWEIGH_MOST = 0.75;
 const OUTWEIGH_MARGIN = 0.2;
 
+/**
+ * The margin for a contradiction found by words (not by meaning) that states a fact other than a
+ * name (a negation, a number, a comparison): its passage says the claim's own words with another
+ * fact ("Listening on a file descriptor is not supported on Windows." against a support that
+ * shares fewer of them: "... or an object with an fd member that is a valid file descriptor").
+ */
+const OUTWEIGH_FACT_MARGIN = 0.1;
+
 const RANK: Record<PassageMatch['method'], number> = { exact: 0, fuzzy: 1, embedding: 2 };
 
 const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})`;
@@ -225,13 +233,17 @@ export function judgeCandidates(
   // Append ... instead of overwriting it. Only useful with -o" backing "-o does not overwrite",
   // while "-o file: ... this overwrites the file").
   const about = (m: PassageMatch): number => statedKeyTerms(claim, m.context ?? '').length;
+  const margin = (x: { match: PassageMatch; v: ClaimVerification }): number =>
+    x.match.method !== 'embedding' && x.v.conflicts.some((c) => c.kind !== 'term')
+      ? OUTWEIGH_FACT_MARGIN
+      : OUTWEIGH_MARGIN;
   const outweighed =
     best !== undefined &&
     against !== undefined &&
     best.match.method !== 'exact' &&
     ((against.v.coverage >= OUTWEIGH_COVERAGE && against.v.coverage > best.v.coverage) ||
       (against.v.coverage >= OUTWEIGH_MOST &&
-        against.v.coverage >= best.v.coverage + OUTWEIGH_MARGIN) ||
+        against.v.coverage >= best.v.coverage + margin(against)) ||
       about(against.match) > about(best.match));
   const partly = best && !outweighed ? partConflict(claim, best.match, context) : null;
   if (best && partly) {

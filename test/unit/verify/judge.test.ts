@@ -94,6 +94,39 @@ describe("judgeCandidates: the passage about the claim's subject", () => {
   });
 });
 
+describe('judgeCandidates: a contradiction found by words that states another fact', () => {
+  const heading = 'server.listen(handle[, backlog][, callback])';
+  const support = {
+    ...match(
+      'fuzzy',
+      0.6,
+      'The handle object can be either a server, a socket, or an object with an fd member that is a valid file descriptor.',
+    ),
+    context: `${heading} Start a server listening for connections on a given handle that has already been bound to a port, a Unix domain socket, or a Windows named pipe.`,
+  };
+  const against = {
+    ...match('fuzzy', 0.667, 'Listening on a file descriptor is not supported on Windows.'),
+    context: heading,
+  };
+
+  it('outweighs a support that states less of the claim, by a smaller margin than a name', () => {
+    const claim = analyze(
+      'Listening on a file descriptor with server.listen() works on Windows too.',
+    );
+    const j = judgeCandidates(claim, [support, against]);
+    expect(j.verdict).toBe('contradicted');
+    expect(j.conflicts[0]?.kind).toBe('negation');
+  });
+
+  it('keeps the support when found by meaning', () => {
+    const claim = analyze(
+      'Listening on a file descriptor with server.listen() works on Windows too.',
+    );
+    const loose = { ...against, method: 'embedding' as const, score: 0.8 };
+    expect(judgeCandidates(claim, [support, loose]).verdict).toBe('supported');
+  });
+});
+
 describe('judgeCandidates: a claim joining two statements', () => {
   const seconds = {
     ...match('fuzzy', 0.7, 'Elapsed real time used by the process, in seconds.'),
