@@ -45,29 +45,14 @@ export function quantityAlignment(
               (q.kind === 'number' && q.value >= WRITTEN_COUNT && Number.isInteger(q.value))) &&
             ((comparable(q, p) && compareQuantities(q, p) === 'same') ||
               // A bare number the claim gives with a unit ("- 1 bytes" for "- 1").
-              (q.kind === 'number' &&
-                p.kind === 'number' &&
-                p.dim === 'count' &&
-                p.bound === q.bound &&
-                written(q) === p.value)),
+              writtenAs(p, q)),
         ),
       )
       .map((p) => p.start),
   );
   for (const q of claim.quantities) {
     // A bare number the page gives with a unit ("typically 107 on Linux" / "107 bytes on Linux").
-    const bare = q.kind === 'number' && q.dim === 'count' && /^\d/.test(q.text);
-    if (
-      bare &&
-      page.quantities.some(
-        (p) =>
-          p.kind === 'number' &&
-          !p.dim.startsWith('count') &&
-          p.bound === q.bound &&
-          written(p) === q.value,
-      )
-    )
-      continue;
+    if (/^\d/.test(q.text) && page.quantities.some((p) => writtenAs(q, p))) continue;
     // A range the page allows ("number (32-64)") holds a value inside it: no other value, and no
     // statement of it either ("an ipv6Subnet of 56").
     const candidates = page.quantities.filter(
@@ -210,6 +195,18 @@ const written = (q: Quantity): number =>
   Number(/^-?[\d.,]+/.exec(q.text)?.[0]?.replace(/,/g, '') ?? NaN);
 
 /**
+ * True when `bare`, a number without a unit, is the number `measured` writes before its unit,
+ * with the same bound ("- 1" / "- 1 bytes", "107 on Linux" / "107 bytes on Linux").
+ */
+const writtenAs = (bare: Quantity, measured: Quantity): boolean =>
+  bare.kind === 'number' &&
+  measured.kind === 'number' &&
+  bare.dim === 'count' &&
+  !measured.dim.startsWith('count') &&
+  bare.bound === measured.bound &&
+  written(measured) === bare.value;
+
+/**
  * True when the claim's count is the length of the list it gives right after it ("defined by three
  * things: the namespace name, an initialization function and a shutdown function"): the count
  * states nothing the list does not, and the list's items are checked as words.
@@ -227,7 +224,7 @@ const kindsDiffer = (a: Quantity, b: Quantity): boolean =>
   a.kind !== b.kind && (a.kind === 'version' || b.kind === 'version');
 
 /** The word a quantity follows, lower case, past "v" or "version" and punctuation. */
-function nameBefore(a: Analysis, x: Quantity): string {
+function wordBefore(a: Analysis, x: Quantity): string {
   const words = a.text.slice(Math.max(0, x.start - 40), x.start).match(/[\p{L}][\w.$-]*/gu) ?? [];
   const kept = words.filter((w) => !/^(?:v|versions?)$/i.test(w));
   return (kept[kept.length - 1] ?? '').replace(/\.$/, '').toLowerCase();
@@ -239,8 +236,8 @@ function nameBefore(a: Analysis, x: Quantity): string {
  * "Node.js v16.0.0").
  */
 function sameName(claim: Analysis, q: Quantity, page: Analysis, p: Quantity): boolean {
-  const name = nameBefore(claim, q);
-  return name !== '' && name === nameBefore(page, p);
+  const name = wordBefore(claim, q);
+  return name !== '' && name === wordBefore(page, p);
 }
 
 /** Words that open an example: "e.g.", "eg:", "for example", "such as". */
