@@ -88,6 +88,16 @@ export function quantityAlignment(
         }
       }
     }
+    // A bare number is answered by the number a measure writes before its unit: "typically 108 on
+    // Linux" against "Typical values are 107 bytes on Linux" states another value.
+    if (q.kind === 'number' && q.dim === 'count' && /\d/.test(q.text)) {
+      for (const p of page.quantities) {
+        const n = written(p);
+        if (p.kind !== 'number' || p.dim.startsWith('count') || p.bound === 'range') continue;
+        if (Number.isFinite(n))
+          candidates.push({ ...p, dim: 'count', unit: '', value: n, high: n });
+      }
+    }
     // A bound is matched by a bound: "<=1.2.7" is not stated by "matches 1.2.7" beside
     // ">=1.2.7", nor ">=1.1.0" by "not 1.1.0" beside ">=2.0.0". A plain value states a bound only
     // where the page bounds nothing of its kind.
@@ -123,7 +133,7 @@ export function quantityAlignment(
         (p) => !same.includes(p) && !stated.has(p.start) && compareQuantities(q, p) === 'different',
       );
       const rival =
-        ownerRival(claim, page, same, others) ?? slotHolder(q, claim, page, same, others);
+        ownerRival(q, claim, page, same, others) ?? slotHolder(q, claim, page, same, others);
       if (rival) conflicts.push({ kind: q.kind, claim: q.text, page: rival.text });
       continue;
     }
@@ -336,11 +346,12 @@ function ownerOf(page: Analysis, names: readonly string[], at: number): string |
 }
 
 /**
- * A different page value that belongs to the claim's name, when the equal ones all belong to other
- * names the claim does not state: in a list of options with their defaults, the claim gave one
- * option the other's value ("the default of maxSockets is 256").
+ * A different page value that belongs to the claim's name (one the claim names before `q`), when
+ * the equal ones all belong to other names the claim does not state: in a list of options with
+ * their defaults, the claim gave one option the other's value ("the default of maxSockets is 256").
  */
 function ownerRival(
+  q: Quantity,
   claim: Analysis,
   page: Analysis,
   same: readonly Quantity[],
@@ -350,13 +361,18 @@ function ownerRival(
   const mine = claim.keyTerms
     .filter((k) => k.kind === 'identifier' && names.includes(k.text))
     .map((k) => k.text);
+  // The rival belongs to a name the claim gives before its value: one after it qualifies another
+  // thing ("leap indicator 3, stratum 0 and a four-octet ASCII reference identifier" gives no
+  // value to ASCII).
+  const before = claim.text.slice(0, q.start);
+  const owners = mine.filter((name) => before.includes(name));
   if (mine.length === 0 || others.length === 0) return undefined;
   const foreign = (p: Quantity): boolean => {
     const owner = ownerOf(page, names, p.start);
     return owner !== undefined && !mine.includes(owner);
   };
   if (!same.every(foreign)) return undefined;
-  return others.find((p) => mine.includes(ownerOf(page, names, p.start) ?? ''));
+  return others.find((p) => owners.includes(ownerOf(page, names, p.start) ?? ''));
 }
 
 /** Words of one stem: equal, or sharing their first five letters ("default"/"defaults"). */

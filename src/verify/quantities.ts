@@ -627,8 +627,9 @@ function unitAfter(
   }
   if (m[1] === '' && name !== '%') return null;
   if (NOT_NOUN.has(name) || name.length < 3) return null;
-  // A verb with its object after the number ("setting it to 0 turns this off"), not a noun counted.
-  if (/s$/.test(name) && /^\s(?:this|it|them|these|those)\b/.test(rest.slice(m[0].length)))
+  // A verb with its object after the number ("setting it to 0 turns this off", "-9 set the block
+  // size", "1 yields an empty list"), not a noun counted.
+  if (/^\s(?:this|it|them|these|those|the|an?|its|their)\b/.test(rest.slice(m[0].length)))
     return null;
   // A noun before a plural one qualifies it: "12 stack frames" counts frames, "5 log files" files.
   const head = /^\s([a-z]{3,}s)\b/.exec(rest.slice(m[0].length));
@@ -643,6 +644,8 @@ function unitAfter(
     const end = at + m[0].length + next[0].length;
     return { dim: `count:${nounStem(next[1]!)}`, factor: 1, end, name: next[1]! };
   }
+  // An adverb or adjective with no noun after it counts nothing ("1024 rather than 1000").
+  if (adjectiveOnly(name)) return null;
   return { dim: `count:${nounStem(name)}`, factor: 1, end: at + m[0].length, name };
 }
 
