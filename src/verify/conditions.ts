@@ -13,6 +13,11 @@ import { areAntonyms, related } from './words.js';
 /** Words that open a condition clause ("If the count is 1, a MockClient is returned"). */
 export const CONDITIONS: ReadonlySet<string> = new Set(['if', 'when', 'whenever', 'unless']);
 
+/** True when token `i` opens the case "unless" does: "unless", or "when" / "if" after "except". */
+export const opensUnless = (tokens: readonly Token[], i: number): boolean =>
+  tokens[i]!.lower === 'unless' ||
+  (/^(?:when|if)$/.test(tokens[i]!.lower) && tokens[i - 1]?.lower === 'except');
+
 /** True when token `at` stands in a clause a condition word opens ("if you set it to true"). */
 export function inCondition(tokens: readonly Token[], at: number): boolean {
   const clause = tokens[at]!.clause;
@@ -113,7 +118,7 @@ function casesOf(a: Analysis): Case[] {
         });
       return;
     }
-    const unless = condition.some((i) => a.tokens[i]!.lower === 'unless');
+    const unless = condition.some((i) => opensUnless(a.tokens, i));
     const absent = saysAbsent(condition.map((i) => a.tokens[i]!));
     out.push({
       condition: words([id]),

@@ -7,7 +7,7 @@ import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
 import { hedged, sentences, switchedOff, untilOrder } from './predicates.js';
-import { CONDITIONS, inCondition } from './conditions.js';
+import { CONDITIONS, inCondition, opensUnless } from './conditions.js';
 
 /**
  * The claim's word at `i` stands in a condition ("if you load with json set to true") that the
@@ -47,11 +47,12 @@ function defaultValue(tokens: readonly Token[], at: number): boolean {
 }
 
 /**
- * True when token `i` counts as a negation of its clause: a cue; "unless" ("unless X is set" states
- * the case "if X is not set"); a switch put off ("is off", as "is not on").
+ * True when token `i` counts as a negation of its clause: a cue; "unless" or "except when"
+ * ("unless X is set" states the case "if X is not set"); a switch put off ("is off", as "is not
+ * on"); a predicate of absence ("is omitted", see {@link absence}).
  */
 const negates = (tokens: readonly Token[], i: number): boolean =>
-  tokens[i]!.cue || tokens[i]!.lower === 'unless' || switchedOff(tokens, i);
+  tokens[i]!.cue || opensUnless(tokens, i) || switchedOff(tokens, i) || absence(tokens, i);
 
 /** The cue and the word it negates: `not enabled`; or the word alone. */
 function phrase(tokens: readonly Token[], at: number): string {
@@ -73,6 +74,8 @@ interface Clause {
   words: number[];
   /** Negation cues in the clause. */
   cues: number;
+  /** True when a predicate of absence ("is omitted") denies the clause's subject. */
+  absent?: boolean;
 }
 
 /**
@@ -88,14 +91,18 @@ function purpose(tokens: readonly Token[], first: number): boolean {
   return tokens[at]?.lower === 'to' && tokens[at + 1]?.pos === 'VERB';
 }
 
+/** Values that say a thing is not there; for {@link absence} after "be". */
+const VALUE_ABSENT = new Set(['unset', 'unspecified', 'undefined']);
+
 /** Predicates that say a thing is not there. */
-const ABSENT = new Set(['omitted', 'missing', 'absent', 'unset', 'unspecified', 'undefined']);
+const ABSENT = new Set(['omitted', 'missing', 'absent', ...VALUE_ABSENT]);
 
 /**
  * True for a predicate of absence after "be": "if port is omitted" denies the port as "given no
- * port" does, so it counts as a negation cue of its clause.
+ * port" does, so it counts as a negation cue of its clause. ("leave out" and "omit" are not read
+ * so: a page says the same with "excluded", "skipped", "dropped", which are no cues either.)
  */
-const absentAfterBe = (tokens: readonly Token[], i: number): boolean =>
+const absence = (tokens: readonly Token[], i: number): boolean =>
   ABSENT.has(tokens[i]!.lower) && tokens[i - 1]?.lemma === 'be';
 
 /** The clauses that assert something: purposes opening a sentence are left out. */
@@ -108,7 +115,9 @@ function clausesOf(a: Analysis): Clause[] {
       byId.set(t.clause, (c = { words: [], cues: 0 }));
       if (purpose(a.tokens, i)) goals.add(t.clause);
     }
-    if (negates(a.tokens, i) || absentAfterBe(a.tokens, i)) c.cues++;
+    // A predicate of absence, not a value ("is undefined", "is unset"), denies a thing left out.
+    if (absence(a.tokens, i) && !VALUE_ABSENT.has(t.lower)) c.absent = true;
+    if (negates(a.tokens, i)) c.cues++;
     else if (t.content) c.words.push(i);
   });
   return [...byId].filter(([id, c]) => c.words.length > 0 && !goals.has(id)).map(([, c]) => c);
@@ -282,6 +291,11 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     const touches = (x: (typeof pairs)[number]): boolean =>
       x.flips.length > 0 ||
       slot(x) ||
+      // "if the type argument is omitted" denies the words it shares with a claim clause that
+      // predicates something of them (not an apposition: ", the IANA default DNS port").
+      ((x.clause.absent || c.absent) &&
+        x.shared.length > 0 &&
+        c.words.some((i) => claim.tokens[i]!.pos === 'VERB')) ||
       c.words.some(
         (i) =>
           claim.tokens[i]!.negated &&
@@ -378,6 +392,16 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       x.shared.find((j) => page.tokens[j]!.pos === 'VERB') ??
       x.shared[0] ??
       x.clause.words[0]!;
+    // A negation in the claim's condition against a plain page statement sets a case the page
+    // does not speak of ("returns an empty array when the node doesn't declare any variables" /
+    // "Get variables that are declared by the node"), not the opposite fact.
+    if (
+      claim.tokens[claimAt]!.negated &&
+      x.clause.cues === 0 &&
+      inCondition(claim.tokens, claimAt) &&
+      !inCondition(page.tokens, pageAt)
+    )
+      continue;
     out.push({
       kind: 'negation',
       claim: phrase(claim.tokens, claimAt),
@@ -523,6 +547,8 @@ function predicateFlips(claim: Analysis, page: Analysis, compared: Set<number>):
     const mine = { tokens: claim.tokens, sentence: sentences(claim.tokens), at: i };
     if (untilOrder(mine, { tokens: page.tokens, sentence: sentences(page.tokens), at: at[0]! }))
       continue;
+    // A case the claim sets ("when the node doesn't declare any") that the page does not speak of.
+    if (inCondition(claim.tokens, i) && !inCondition(page.tokens, at[0]!)) continue;
     const clause = page.tokens[at[0]!]!.clause;
     const shares = claim.tokens.some(
       (c, k) =>

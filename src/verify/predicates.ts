@@ -9,7 +9,7 @@ import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, sameWord } from './words.js';
-import { inCondition } from './conditions.js';
+import { inCondition, opensUnless } from './conditions.js';
 
 /** Words that open a condition: "if X is not set, ..." states when, not what. */
 const CONDITIONAL = new Set(['if', 'when', 'unless']);
@@ -206,7 +206,7 @@ export function isPredicate(tokens: readonly Token[], at: number): boolean {
 
 /** True when the token is in a clause opened by "unless", which states the case "if not". */
 const underUnless = (tokens: readonly Token[], at: number): boolean =>
-  tokens.some((x, i) => i < at && x.clause === tokens[at]!.clause && x.lower === 'unless');
+  tokens.some((x, i) => i < at && x.clause === tokens[at]!.clause && opensUnless(tokens, i));
 
 /**
  * True when a contrast negates the token ("files rather than inlined", "instead of inlining",
