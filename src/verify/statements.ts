@@ -70,7 +70,8 @@ const inName = (p: readonly Placed[], i: number): boolean =>
 
 /**
  * True when token `i` is a verb: tagged so, or a plural noun tag between a subject and an object
- * ("--context changes that number", which wink-nlp tags as nouns).
+ * ("--context changes that number", which wink-nlp tags as nouns) or before "to" ("X defaults to
+ * 9").
  */
 function isVerb(p: readonly Placed[], i: number): boolean {
   const t = p[i]?.t;
@@ -78,9 +79,15 @@ function isVerb(p: readonly Placed[], i: number): boolean {
   if (t.pos === 'VERB' || t.pos === 'AUX') return true;
   const before = p[i - 1]?.t.pos ?? '';
   const after = p[i + 1]?.t.pos ?? '';
+  if (t.pos !== 'NOUN' || !/[^s]s$/.test(t.lower)) return false;
+  // "X defaults to 9", "httpd switches to chunked encoding": after a name, before "to" and no
+  // verb ("entries to keep" stays a noun).
+  const value = /^(?:true|false|null|undefined)$/.test(p[i + 2]?.t.lower ?? '');
+  const to =
+    p[i + 1]?.t.lower === 'to' && (value || !/^(?:VERB|AUX)$/.test(p[i + 2]?.t.pos ?? 'VERB'));
+  if (to && (/^(?:NOUN|PROPN|X|ADJ)$/.test(before) || /^[),]$/.test(p[i - 1]?.t.text ?? '')))
+    return true;
   return (
-    t.pos === 'NOUN' &&
-    /[^s]s$/.test(t.lower) &&
     (/^(?:NOUN|PROPN|X)$/.test(before) ||
       p[i - 1]?.t.text === ')' ||
       (before === 'ADV' && /ly$/.test(p[i - 1]!.t.lower))) &&
@@ -248,7 +255,9 @@ function firstCut(text: string): Cut | null {
  * commas after a name (", which counts ...", ", added in v20.15.0,"), given the name. A phrase
  * that opens the claim before a comma ("In pathToRegexp, ...") opens every statement but one with
  * a phrase of its own. Lists (commas in brackets, verb phrases in a row, a subject of two noun
- * phrases) are not split. At most {@link MAX_STATEMENTS}; one (the claim) when nothing joins two.
+ * phrases) are not split. "it" as a verb's object in a later statement is given the claim's
+ * subject ("...; Node.js v16.0.0 removed it"). At most {@link MAX_STATEMENTS}; one (the claim)
+ * when nothing joins two.
  * @example statementsOf('X retries twice and logs each failure.') // ['X retries twice.', 'X logs each failure.']
  */
 export function statementsOf(claim: string): string[] {
@@ -260,5 +269,61 @@ export function statementsOf(claim: string): string[] {
     if (cut) queue.unshift(cut.rest, cut.split);
     else out.push(`${text}.`);
   }
-  return out.length > 1 ? out : [claim];
+  if (out.length < 2) return [claim];
+  // "it" in a later statement is the claim's subject: "The buffered option ... defaults to false;
+  // Node.js v16.0.0 removed it" -> "Node.js v16.0.0 removed the buffered option ...".
+  const subject = subjectOf(claim);
+  if (!subject) return out;
+  const named = subject.replace(/^(?:The|A|An)\b/, (w) => w.toLowerCase());
+  return out.map((x, i) => (i === 0 || x.includes(subject) ? x : objectNamed(x, named)));
+}
+
+/**
+ * `statement` with "it" as a verb's object ("Node.js v16.0.0 removed it", "setting it to true")
+ * replaced by `subject`; "it" as a subject ("when it is used") is left alone.
+ */
+function objectNamed(statement: string, subject: string): string {
+  const p = place(statement, analyze(statement).tokens);
+  const at = p?.findIndex(
+    (x, k) => k > 0 && x.t.lower === 'it' && x.t.text === 'it' && p[k - 1]!.t.pos === 'VERB',
+  );
+  if (!p || at === undefined || at < 0) return statement;
+  const it = p[at]!;
+  if (/^['’]/.test(statement.slice(it.end))) return statement;
+  return `${statement.slice(0, it.start)}${subject}${statement.slice(it.end)}`;
+}
+
+/**
+ * The subject of a claim's first clause, past a leading phrase ("In pathToRegexp, ..."), when it
+ * names something (a noun, a name) and is no pronoun; `null` otherwise.
+ */
+function subjectOf(claim: string): string | null {
+  const p = place(claim, analyze(claim).tokens);
+  if (!p || p.length === 0) return null;
+  const opens = /^(?:ADP|SCONJ|ADV)$/.test(p[0]!.t.pos) || /^according$/i.test(p[0]!.t.text);
+  const leadComma = opens ? commaOrEnd(p, 0, p.length) : p.length;
+  const lead = leadComma < p.length && wordCount(p, 0, leadComma) <= 12 ? leadComma + 1 : 0;
+  if (opens && lead === 0) return null;
+  // The first verb, not a participle before its noun ("The buffered option") nor a gerund
+  // before the verb ("Stack profiling is").
+  const pos = (k: number): string => p[k]?.t.pos ?? '';
+  let verb = firstVerb(p, lead, p.length);
+  while (
+    verb >= 0 &&
+    ((/^(?:DET|ADJ)$/.test(pos(verb - 1)) && /^(?:NOUN|PROPN|X)$/.test(pos(verb + 1))) ||
+      (/ing$/.test(p[verb]!.t.lower) && /^(?:AUX|VERB)$/.test(pos(verb + 1))) ||
+      // wink reads "Stack profiling is ..." as an imperative.
+      (verb === lead &&
+        /^(?:NOUN|PROPN)$/.test(pos(verb + 1)) &&
+        /^(?:AUX|VERB)$/.test(pos(verb + 2))))
+  )
+    verb = firstVerb(p, verb + 1, p.length);
+  while (verb - 1 > lead && p[verb - 1]!.t.pos === 'ADV') verb--;
+  if (verb <= lead) return null;
+  // Not a clause set off by commas after the subject (", supported since v11.4.0,").
+  const comma = p.findIndex((x, k) => k >= lead && k < verb && x.t.text === ',');
+  const words = p.slice(lead, comma >= 0 ? comma : verb);
+  if (words.length === 0 || words.some((x) => /^(?:PRON|CCONJ|SCONJ)$/.test(x.t.pos))) return null;
+  if (!words.some((x) => /^(?:NOUN|PROPN|X)$/.test(x.t.pos))) return null;
+  return claim.slice(words[0]!.start, words.at(-1)!.end);
 }

@@ -113,3 +113,50 @@ describe('statementsOf', () => {
     }
   });
 });
+
+describe('statementsOf with "defaults to"', () => {
+  it('splits clauses whose verb is "defaults"', () => {
+    expect(
+      statementsOf(
+        'DeflateMemLevel defaults to 9 and accepts values from 1 to 9, while DeflateWindowSize defaults to 15 and accepts values from 1 to 15.',
+      ),
+    ).toEqual([
+      'DeflateMemLevel defaults to 9.',
+      'DeflateMemLevel accepts values from 1 to 9.',
+      'DeflateWindowSize defaults to 15.',
+      'DeflateWindowSize accepts values from 1 to 15.',
+    ]);
+  });
+
+  it('leaves a plural noun before "to" and a verb as a noun', () => {
+    expect(statementsOf('The cache keeps old entries to reuse them and drops the rest.')).toEqual([
+      'The cache keeps old entries to reuse them.',
+      'The cache drops the rest.',
+    ]);
+  });
+
+  it('names the claim’s subject for "it" as a later statement’s object', () => {
+    expect(
+      statementsOf(
+        'The buffered option of performanceObserver.observe() defaults to false; Node.js v16.0.0 removed it and v16.7.0 added it back.',
+      ),
+    ).toEqual([
+      'The buffered option of performanceObserver.observe() defaults to false.',
+      'Node.js v16.0.0 removed the buffered option of performanceObserver.observe().',
+      'v16.7.0 added the buffered option of performanceObserver.observe() back.',
+    ]);
+  });
+
+  it('leaves "it" as a subject, and a subject after an opening phrase it cannot find', () => {
+    expect(
+      statementsOf(
+        'An option marked required makes parsing fail, but an option with overrideRequired set lifts that requirement when it is used.',
+      ).at(-1),
+    ).toMatch(/when it is used\.$/);
+    expect(
+      statementsOf(
+        'In Node.js v18.0.0 the family property reported by os.networkInterfaces() became a number instead of a string, and v18.4.0 made it a string again.',
+      ).at(-1),
+    ).toBe('v18.4.0 made it a string again.');
+  });
+});
