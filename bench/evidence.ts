@@ -28,8 +28,10 @@
 // or claims-fifteenth.json (the net and child_process API pages, the "Invoking diff" chapter of
 // the GNU Diffutils manual, Python's tempfile page and four more READMEs, written the same way)
 // or claims-sixteenth.json (the perf_hooks and url API pages, Apache httpd's mod_deflate page,
-// the retry chapter of the Exim specification and four more READMEs, written the same way; its
-// test split is the one nobody has looked at).
+// the retry chapter of the Exim specification and four more READMEs, written the same way) or
+// claims-seventeenth.json (the events and modules API pages, NTPsec's rate management page, the
+// Zsh manual's arithmetic chapter and four more READMEs, written the same way; its test split is
+// the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
