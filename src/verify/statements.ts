@@ -138,6 +138,18 @@ function antecedent(p: readonly Placed[], comma: number): number {
   return i < comma ? i : -1;
 }
 
+/**
+ * The leading phrase of a sentence: whether it opens with one (a preposition, a conjunction, an
+ * adverb, "According to"), and the index after its comma ("In pathToRegexp,", "For Brotli-based
+ * streams,", "If you call X without a status,"); 0 when there is none of twelve words or fewer.
+ */
+function leadOf(p: readonly Placed[]): { opens: boolean; lead: number } {
+  const n = p.length;
+  const opens = /^(?:ADP|SCONJ|ADV)$/.test(p[0]!.t.pos) || /^according$/i.test(p[0]!.t.text);
+  const comma = opens ? commaOrEnd(p, 0, n) : n;
+  return { opens, lead: comma < n && wordCount(p, 0, comma) <= 12 ? comma + 1 : 0 };
+}
+
 /** One cut of a sentence: the rest of it, and the statement split off. */
 interface Cut {
   rest: string;
@@ -152,12 +164,8 @@ function firstCut(text: string): Cut | null {
   const at = (i: number): number => (i < n ? p[i]!.start : text.length);
   const span = (from: number, to: number): string =>
     from >= to ? '' : text.slice(p[from]!.start, p[to - 1]!.end);
-  // A leading phrase before a comma ("In pathToRegexp,", "For Brotli-based streams,", "If you
-  // call X without a status,", "According to its history,") opens every statement: it says
-  // where they hold.
-  const opens = /^(?:ADP|SCONJ|ADV)$/.test(p[0]!.t.pos) || /^according$/i.test(p[0]!.t.text);
-  const leadComma = opens ? commaOrEnd(p, 0, n) : n;
-  const lead = leadComma < n && wordCount(p, 0, leadComma) <= 12 ? leadComma + 1 : 0;
+  // A leading phrase before a comma opens every statement: it says where they hold.
+  const { lead } = leadOf(p);
   const prefix = lead > 0 ? `${span(0, lead - 1)}, ` : '';
   const verb = firstVerb(p, lead, n);
   /** End of the subject of the clause that starts at `lead`, for a cut at `limit`; -1 if none. */
@@ -300,9 +308,7 @@ function objectNamed(statement: string, subject: string): string {
 function subjectOf(claim: string): string | null {
   const p = place(claim, analyze(claim).tokens);
   if (!p || p.length === 0) return null;
-  const opens = /^(?:ADP|SCONJ|ADV)$/.test(p[0]!.t.pos) || /^according$/i.test(p[0]!.t.text);
-  const leadComma = opens ? commaOrEnd(p, 0, p.length) : p.length;
-  const lead = leadComma < p.length && wordCount(p, 0, leadComma) <= 12 ? leadComma + 1 : 0;
+  const { opens, lead } = leadOf(p);
   if (opens && lead === 0) return null;
   // The first verb, not a participle before its noun ("The buffered option") nor a gerund
   // before the verb ("Stack profiling is").
