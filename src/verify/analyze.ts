@@ -11,6 +11,7 @@ import winkNLP from 'wink-nlp';
 import type { WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { restateAnswers } from './answers.js';
+import { restateElisions } from './elisions.js';
 import { comparativesOf } from './comparatives.js';
 import { keyTermsOf } from './key-terms.js';
 import { loadWordNet } from './wordnet.js';
@@ -290,7 +291,8 @@ function verbsTaggedAsNouns(
  * comparatives. Pure: no I/O after the first call (which loads the wink-nlp model and WordNet).
  * An obligation with what happens otherwise is restated as the negated condition it is ("must X,
  * or Y" as "if ... does not X, Y"; see obligations.ts), and a question answered "No" or "Yes" as
- * the statement it makes (see answers.ts): `text` is the text so restated.
+ * the statement it makes (see answers.ts), and an elided predicate ("or None if it wasn't") with
+ * what it denies (see elisions.ts): `text` is the text so restated.
  * @example analyze('Caching is not enabled by default.').tokens.find((t) => t.lemma === 'enable')?.negated // true
  */
 /** What, negated, denies the act a gerund subject names ("doing X is not supported"). */
@@ -313,10 +315,12 @@ const DENIED_ACTS = new Set([
 ]);
 
 export function analyze(written: string): Analysis {
-  // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon; and the full
-  // stop after a key combination ("... with Ctrl+R.") is no initial's ("R.").
-  const text = restateAnswers(restateObligations(written))
+  // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon, so is a
+  // format token's colon (":percent" would lose its "p"); and the full stop after a key
+  // combination ("... with Ctrl+R.") is no initial's ("R.").
+  const text = restateElisions(restateAnswers(restateObligations(written)))
     .replace(/(?<=[\p{L}\]]):(?=[\p{L}[\]])/gu, ': ')
+    .replace(/(?<=^|[\s(,]):(?=\p{L})/gu, ': ')
     .replace(/(?<=[+-][A-Za-z])\.(?=\s|$)/g, ' .');
   const n = engine();
   const its = n.its;
@@ -412,7 +416,8 @@ export function analyze(written: string): Analysis {
     participle(i - 1) &&
     tokens[i - 1]?.negated === true;
   values.forEach((value, i) => {
-    const lower = value.toLowerCase();
+    // A typographic apostrophe is the plain one ("wasn’t" says "wasn't").
+    const lower = value.toLowerCase().replace(/\u2019/g, "'");
     const lemma = (lemmas[i] ?? lower).toLowerCase();
     const pos = tags[i] ?? 'X';
     const type = types[i] ?? 'word';

@@ -17,7 +17,7 @@ import { sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { coordinatedItems } from './conjuncts.js';
 import type { Conflict } from './verify-claim.js';
-import { norm, related } from './words.js';
+import { norm, proseKey, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
@@ -27,6 +27,9 @@ const REORDERING = new Set(
 
 /** Words that join two statements of one sentence ("A does X, and B does Y"). */
 const JOINS = new Set(['and', 'or', 'but', 'while', 'nor']);
+/** Conjunctions that always open a clause after the one they bound. */
+const UNTIL = new Set(['until', 'unless']);
+
 /** Words that open a condition put before what it conditions ("if X, A is returned"). */
 const LEADS = new Set(['if', 'when', 'whenever', 'unless', 'once', 'for', 'with', 'in', 'on']);
 
@@ -94,7 +97,9 @@ function statements(
       (t.clause !== a.tokens[i - 1]!.clause ||
         ((names.has(nextWord(a, i + 1)) || [...anchors].some(near)) &&
           [...anchors].some((k) => k >= start && k < i)));
-    if (/^[,;:]$/.test(t.text) || joins || i === cut) {
+    // "until" and "unless" open a clause of their own: "calls to feed() will throw until reset()
+    // is called" gives the throwing to feed() and the calling to reset().
+    if (/^[,;:]$/.test(t.text) || joins || UNTIL.has(t.lower) || i === cut) {
       parts.push([start, i - 1]);
       start = i;
     }
@@ -177,6 +182,9 @@ function once(a: Analysis, range: [number, number], word: string): number | unde
   return at.size === 1 ? [...at.keys()][0] : undefined;
 }
 
+/** A number as a word: digits, or a literal in another base ("0o755", "0x1F"). */
+const NUMBER = /^(?:\d+(?:\.\d+)?|0x[\da-f]+|0o[0-7]+|0b[01]+)$/i;
+
 /** A word that can anchor a fact: the head of a key term, or an adjective. */
 function anchorWords(a: Analysis): Set<string> {
   const out = new Set<string>();
@@ -184,9 +192,11 @@ function anchorWords(a: Analysis): Set<string> {
     const spelled = norm(k.text).replace(/\s+/g, '');
     if (spelled.length >= 2) out.add(spelled);
   }
+  // The tagger cuts a literal in another base ("0" "o755"): found in the text.
+  for (const m of a.text.matchAll(/(?<![\w.])0[xob][\da-f]+\b/gi)) out.add(m[0].toLowerCase());
   for (const t of a.tokens) {
     // A number anchors what it measures ("the input base is 16").
-    if (/^\d+(?:\.\d+)?$/.test(t.text)) out.add(t.text);
+    if (NUMBER.test(t.text)) out.add(t.text);
     // Not a comparative ("higher") or a quantifier ("more").
     if (t.pos !== 'ADJ' || !t.content || t.cue || QUANTIFIERS.has(t.lower)) continue;
     if (t.lemma === t.lower) out.add(t.lower);
@@ -251,7 +261,7 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   for (const cs of sentenceRanges(claim)) {
     if (reorders(claim, cs)) continue;
     const here = anchors.filter((w) => once(claim, cs, w) !== undefined);
-    const numeric = (w: string): boolean => /^[\d.]+$/.test(w);
+    const numeric = (w: string): boolean => NUMBER.test(w);
     for (const [x, a] of here.entries()) {
       for (const b of here.slice(x + 1)) {
         // A number pairs with a number only ("input base 999, output base 16").
@@ -324,15 +334,16 @@ function sides(
   if (ownA === ownB || ownA === SHARED || ownB === SHARED) return undefined;
   const counts = new Map<string, number>();
   for (let i = range[0]; i <= range[1]; i++) {
-    const w = an.tokens[i]!.lower;
+    const w = proseKey(an.tokens[i]!);
     counts.set(w, (counts.get(w) ?? 0) + 1);
   }
   const witnesses = new Map<string, 'a' | 'b' | undefined>();
   for (let i = range[0]; i <= range[1]; i++) {
     const t = an.tokens[i]!;
-    if (held.has(i) || !witness(t) || counts.get(t.lower) !== 1) continue;
+    if (held.has(i) || !witness(t) || counts.get(proseKey(t)) !== 1) continue;
     const o = owner.get(i);
-    witnesses.set(t.lower, o === ownA ? 'a' : o === ownB ? 'b' : undefined);
+    // A short form is the word it shortens ("dirs" / "directories").
+    witnesses.set(proseKey(t), o === ownA ? 'a' : o === ownB ? 'b' : undefined);
   }
   const spell = (s: number, e: number): string =>
     an.tokens
@@ -343,16 +354,17 @@ function sides(
 }
 
 /**
- * True when only other names and list punctuation stand between two anchors (tokens `from` to
- * `to`, exclusive): items of one enumeration ("Buffer.from, Buffer.alloc, Buffer.allocUnsafe,
- * Buffer.allocUnsafeSlow"), which hold no facts of their own.
+ * True when only other names, numbers and list punctuation stand between two anchors (tokens
+ * `from` to `to`, exclusive): items of one enumeration ("Buffer.from, Buffer.alloc,
+ * Buffer.allocUnsafe, Buffer.allocUnsafeSlow"; "3.1, 6.0, 6.3 and 7.0"), which hold no facts of
+ * their own.
  */
 function enumerated(an: Analysis, from: number, to: number): boolean {
   const dotted = (k: number): boolean =>
     an.tokens[k]!.joined || !!an.tokens[k - 1]?.joined || !!an.tokens[k + 1]?.joined;
   for (let k = from; k < to; k++) {
     const t = an.tokens[k]!;
-    if (!/^(?:,|and|or)$/.test(t.lower) && !dotted(k)) return false;
+    if (!/^(?:,|and|or)$/.test(t.lower) && !dotted(k) && !NUMBER.test(t.text)) return false;
   }
   return from < to;
 }

@@ -87,16 +87,38 @@ function casesOf(a: Analysis): Case[] {
     );
   const parity = (ids: number[]): number =>
     ids.flatMap((id) => clauses.get(id)!).filter((i) => a.tokens[i]!.cue).length % 2;
+  // The clauses after condition `n` up to the next condition or the end of its sentence, and
+  // that condition's position (-1 at the sentence's end).
+  const after = (n: number): [number[], number] => {
+    const governed: number[] = [];
+    let m = n + 1;
+    for (; m < order.length && !isCondition(order[m]!); m++) {
+      if (opensSentence(order[m]!)) return [governed, -1];
+      governed.push(order[m]!);
+    }
+    return [governed, m < order.length ? m : -1];
+  };
+  // A condition that ends its sentence governs what comes before it ("X happens if Y."), and so
+  // does one followed by such a pair ("routes it to the method if there is one, or to the
+  // 'error' handler if there is none": the handler is the second case's, not the first's).
+  const trails = (n: number): boolean => {
+    if (opensSentence(order[n]!) || n === 0) return false;
+    const [governed, next] = after(n);
+    if (words(governed).length === 0) return true;
+    return (
+      next >= 0 &&
+      !opensSentence(order[next]!) &&
+      trails(next) &&
+      words(after(next)[0]).length === 0
+    );
+  };
   const out: Case[] = [];
   order.forEach((id, n) => {
     if (!isCondition(id)) return;
-    const governed: number[] = [];
-    for (let m = n + 1; m < order.length && !isCondition(order[m]!); m++) {
-      if (opensSentence(order[m]!)) break;
-      governed.push(order[m]!);
-    }
+    const trailing = trails(n);
+    const governed = trailing ? [] : after(n)[0];
     // "X happens if Y.": the condition ends the sentence and governs what comes before it.
-    if (words(governed).length === 0 && !opensSentence(id)) {
+    if (trailing) {
       for (let m = n - 1; m >= 0 && !isCondition(order[m]!); m--) {
         governed.unshift(order[m]!);
         if (opensSentence(order[m]!)) break;
@@ -120,8 +142,11 @@ function casesOf(a: Analysis): Case[] {
     }
     const unless = condition.some((i) => opensUnless(a.tokens, i));
     const absent = saysAbsent(condition.map((i) => a.tokens[i]!));
+    // A condition that names nothing of its own ("if there is none", "if not") is the case before
+    // it, with its own negation.
+    const own = words([id]);
     out.push({
-      condition: words([id]),
+      condition: own.length === 0 && before ? before.condition : own,
       conditionParity: (parity([id]) + (unless ? 1 : 0) + (absent ? 1 : 0)) % 2,
       consequence: words(governed),
       consequenceParity: parity(governed),

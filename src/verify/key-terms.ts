@@ -107,6 +107,9 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   for (const t of tokens) {
     if (!t.content || !/^[a-z][a-z-]{3,}$/.test(t.lower)) continue;
     if (wn.knows(t.lemma) || knownForm(t.lower) || UNIT_WORDS.test(t.lower)) continue;
+    // WordNet has no pronouns: "everything", "whichever" are English, not names.
+    if (t.pos === 'PRON' || /^(?:every|some|any|no)(?:thing|one|body|where)$/.test(t.lower))
+      continue;
     // "newer", "easiest": a degree of a known adjective, compared as a comparative.
     if (/^(?:ADJ|ADV)$/.test(t.pos) && gradedForm(t.lower)) continue;
     add(t.text, 'rare');

@@ -3,11 +3,26 @@
  * with negation cues and antonyms counted, so that an added or removed negation, or an antonym in
  * the same place, is a conflict and a negation moved or restated is not.
  */
+import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
 import { hedged, sentences, switchedOff, untilOrder } from './predicates.js';
 import { CONDITIONS, inCondition, opensUnless } from './conditions.js';
+
+/**
+ * True when an exception follows token `at` in its sentence, within eight words: "would include
+ * all debuggers except those starting with connect:" excludes those, so its verb is no antonym
+ * of "excludes".
+ */
+function excepted(tokens: readonly Token[], at: number): boolean {
+  for (let k = at + 1; k < Math.min(tokens.length, at + 9); k++) {
+    if (endsSentence(tokens[k]!)) return false;
+    if (/^(?:except|excluding|but)$/.test(tokens[k]!.lower) && tokens[k]!.pos !== 'CCONJ')
+      return true;
+  }
+  return false;
+}
 
 /**
  * The claim's word at `i` stands in a condition ("if you load with json set to true") that the
@@ -209,7 +224,10 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
             ) &&
             // Two defaults are compared by the settings check, which reads whose default each
             // is ("sensitive ... (default: false) end ... (default: true)").
-            !(defaultValue(claim.tokens, i) && defaultValue(page.tokens, j)),
+            !(defaultValue(claim.tokens, i) && defaultValue(page.tokens, j)) &&
+            // "include all except X" says "exclude X": an exception after either word turns it.
+            !excepted(page.tokens, j) &&
+            !excepted(claim.tokens, i),
         );
         if (
           opposite !== undefined &&
@@ -395,11 +413,16 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     // A negation in the claim's condition against a plain page statement sets a case the page
     // does not speak of ("returns an empty array when the node doesn't declare any variables" /
     // "Get variables that are declared by the node"), not the opposite fact.
+    // So does one in the page's condition against a plain claim statement ("If the address does
+    // not match any entry, a new entry is created" / "a matching entry is moved to the front").
+    const caseOnly = (a: Analysis, at: number, cues: number, b: Analysis, other: number): boolean =>
+      a.tokens[at]!.negated &&
+      cues === 0 &&
+      inCondition(a.tokens, at) &&
+      !inCondition(b.tokens, other);
     if (
-      claim.tokens[claimAt]!.negated &&
-      x.clause.cues === 0 &&
-      inCondition(claim.tokens, claimAt) &&
-      !inCondition(page.tokens, pageAt)
+      caseOnly(claim, claimAt, x.clause.cues, page, pageAt) ||
+      caseOnly(page, pageAt, c.cues, claim, claimAt)
     )
       continue;
     out.push({

@@ -237,6 +237,28 @@ export function extractQuantities(text: string): Quantity[] {
       end,
     });
   }
+  // A product's release named in mid-sentence ("added in Python 3.7", "since Postfix 2.2"): a
+  // decimal number right after a capitalised name is its version, not an amount.
+  for (const m of text.matchAll(
+    /(?<=[\p{Ll},]\s+)(?:[A-Z][\w+#-]*(?:\.[a-z]+)?)\s+(\d+\.\d+)(?![\d.]*\d|[\w%])/gu,
+  )) {
+    const start = m.index + m[0].length - m[1]!.length;
+    const end = start + m[1]!.length;
+    if (!free(start, end) || unitAfter(lower, end)?.dim.startsWith('count') === false) continue;
+    const parts = m[1]!.split('.').map(Number);
+    push({
+      kind: 'version',
+      text: m[1]!,
+      value: parts[0]!,
+      high: parts[0]!,
+      bound: boundBefore(lower, start, end) ?? versionBound(lower, start) ?? 'eq',
+      dim: 'version',
+      unit: 'version',
+      parts,
+      start,
+      end,
+    });
+  }
   // Versions with a placeholder part ("3.Y", "3.Y+1", as policy documents write them): the
   // letter stands for one unknown number, so "3.Y+1" is above "3.Y" and below "3.Z" is unknown.
   for (const m of text.matchAll(/(?<![\w.])(\d+)\.([A-Z])(?:\+(\d+))?(?!\w|\.\w)/g)) {
@@ -268,6 +290,14 @@ export function extractQuantities(text: string): Quantity[] {
   ))
     taken.push([m.index, m.index + m[0].length]);
   const raws: Raw[] = [];
+  // A literal in another base ("0o755", "0x1F", "0b101") is its value: "0o644" is not "0o600".
+  for (const m of lower.matchAll(/(?<![\w.])0(?:x[0-9a-f]+|o[0-7]+|b[01]+)\b/g)) {
+    const [start, end] = [m.index, m.index + m[0].length];
+    if (!free(start, end)) continue;
+    const value = Number(m[0]);
+    raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
+    taken.push([start, end]);
+  }
   // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
   const numRe =
     /(?<![\w./])(?<![\w./-]-)(-?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e\d+\b)?)(k\b)?(?:\s*(?:-|–|to|and)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b)?/g;
@@ -631,11 +661,21 @@ function unitAfter(
   // size", "1 yields an empty list"), not a noun counted.
   if (/^\s(?:this|it|them|these|those|the|an?|its|their)\b/.test(rest.slice(m[0].length)))
     return null;
-  // A noun before a plural one qualifies it: "12 stack frames" counts frames, "5 log files" files.
-  const head = /^\s([a-z]{3,}s)\b/.exec(rest.slice(m[0].length));
-  if (head && !name.endsWith('s') && !NOT_NOUN.has(head[1]!)) {
+  // A noun before a plural one qualifies it: "12 stack frames" counts frames, "5 log files" files,
+  // "1000 SMTP client processes" processes.
+  const head = /^(?:\s([a-z]{3,}))?\s([a-z]{3,}s)\b/.exec(rest.slice(m[0].length));
+  const between = head?.[1];
+  if (
+    head &&
+    !name.endsWith('s') &&
+    !NOT_NOUN.has(head[2]!) &&
+    // Past a second word only after a name WordNet does not know ("SMTP client processes", not
+    // "900k block size takes").
+    (between === undefined ||
+      (!between.endsWith('s') && !NOT_NOUN.has(between) && !loadWordNet().knows(name)))
+  ) {
     const end = at + m[0].length + head[0].length;
-    return { dim: `count:${nounStem(head[1]!)}`, factor: 1, end, name: head[1]! };
+    return { dim: `count:${nounStem(head[2]!)}`, factor: 1, end, name: head[2]! };
   }
   // An adjective names no thing counted; the noun after it does ("one consecutive occurrence",
   // "one combined header").

@@ -14,9 +14,10 @@ const VALUE = '(on|off|true|false|enabled|disabled|yes|no)';
 const DEFAULTS: readonly RegExp[] = [
   // "is on by default", "is not enabled by default"
   new RegExp(`\\b(not\\s+|n't\\s+)?${VALUE}\\s*\\)?\\s+by\\s+default\\b`, 'g'),
-  // "defaults to false", "defaulted to true", "default: false", "default is `false`"
+  // "defaults to false", "defaulted to true", "defaulting to false", "default: false", "default
+  // is `false`"
   new RegExp(
-    `\\bdefault(?:s|ed)?(\\s+is\\s+not|\\s+isn't)?(?:\\s+value)?(?:\\s+(?:to|is|of)\\s+|\\s*[:=]\\s*)['"\`]?${VALUE}\\b`,
+    `\\bdefault(?:s|ed|ing)?(\\s+is\\s+not|\\s+isn't)?(?:\\s+value)?(?:\\s+(?:to|is|of)\\s+|\\s*[:=]\\s*)['"\`]?${VALUE}\\b`,
     'g',
   ),
   // "(default false)": no word between, for the two values that cannot be a preposition

@@ -173,7 +173,11 @@ function swapsIn(
     return out;
   };
   const wn = loadWordNet();
-  const verbish = (t: Token): boolean => wn.synsets(t.lemma).some((id) => id.startsWith('v'));
+  // A gerund the tagger read as a noun is known by its stem ("recording" / "record").
+  const verbish = (t: Token): boolean =>
+    [t.lemma, ...(/ing$/.test(t.lower) ? [t.stem] : [])].some((w) =>
+      wn.synsets(w).some((id) => id.startsWith('v')),
+    );
   // Key terms must be stated (or named by the page's headings) and comparisons point one way:
   // both are judged on their own, with what the page's title says. A key term the page states only
   // in another sentence of the window is no alibi for this one: its slot here is aligned like any
@@ -186,6 +190,7 @@ function swapsIn(
       .filter(Boolean);
   const claimTerms = claim.keyTerms.map((x) => pieces(x.text));
   const pageTerms = page.keyTerms.map((x) => pieces(x.text));
+  const pageCode = page.keyTerms.filter((x) => x.kind === 'code').map((x) => pieces(x.text));
   const here = new Set(page.tokens.slice(s, e).map((t) => t.lower));
   const elsewhere = new Set(page.tokens.map((t) => t.lower));
   const terms = claimTerms
@@ -197,6 +202,9 @@ function swapsIn(
     SLOT[p.pos] === SLOT[c.pos] &&
     // A name is swapped for a name: a key term's slot holds another key term, not a common word.
     (!pieceOf(claimTerms, c) || pieceOf(pageTerms, p)) &&
+    // A claim tells code in words: a call or code literal of the page ("mtime: new Date()") is no
+    // swap for an ordinary word ("defaults to the current time").
+    (pieceOf(claimTerms, c) || !pieceOf(pageCode, p)) &&
     canSwap(c, p) &&
     !amountReworded(c, p) &&
     // A broader or narrower name of the same thing ("memory" / "RAM") is a rewording.

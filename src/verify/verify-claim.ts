@@ -386,11 +386,15 @@ export function verifyClaim(
     const name = nameBefore(text);
     const number = /^\d+(?:\.\d+)*/.exec(text)?.[0];
     if (!name || !number) continue;
-    const other = new RegExp(
-      `(?:^|[^\\w.])${escapeRegExp(name)}\\s+(\\d+(?:\\.\\d+)*)(?![\\w.])`,
+    const titled = new RegExp(
+      `(?:^|[^\\w.])${escapeRegExp(name)}\\s+(\\d+(?:\\.\\d+)*)(?![\\w.])(\\s+(?:documentation|docs|manual|reference|guide|handbook)\\b)?`,
       'i',
-    ).exec(contextText)?.[1];
+    ).exec(contextText);
+    const other = titled?.[1];
     if (!other || other === number) continue;
+    // The documentation of a release tells what came before it ("added in Python 3.7" under
+    // "Python 3.11.2 documentation"): an earlier number is history, not another release.
+    if (titled[2] && !laterVersion(number, other)) continue;
     quantities.missing = quantities.missing.filter((x) => x !== text);
     quantities.conflicts.push({ kind: 'number', claim: text, page: other });
   }
@@ -604,10 +608,13 @@ export function verifyClaim(
     // A default ("The default DeflateCompressionLevel is 9", "defaults to 9"): a passage that
     // names no default (nor its heading) says what values are allowed, not which one is taken
     // ("The value must be between 1 and 9"). "By default" only sets the scene.
+    // A signature states the defaults of its parameters ("RotatingFileHandler(filename,
+    // maxBytes=0, backupCount=0)") for a claim that names one.
     if (
       t.lemma === 'default' &&
       c.tokens[i - 1]?.lower !== 'by' &&
-      !/\bdefault/.test(contextText)
+      !/\bdefault/.test(contextText) &&
+      !signatureDefaults(p.text).some((name) => hasTerm(claimNorm, name))
     ) {
       missing.push(t.text);
       continue;
@@ -771,6 +778,21 @@ function rowDefault(
   return /^(?:true|false|on|off|enabled|disabled|yes|no)$/i.test(value)
     ? ` Default: ${value}.`
     : '';
+}
+
+/** The parameters a call signature in `text` gives a default: `maxBytes` of "(filename, maxBytes=0)". */
+const signatureDefaults = (text: string): string[] =>
+  [...text.matchAll(/[(,]\s*\*{0,2}([A-Za-z_]\w*)\s*=\s*[^\s,()=]+/g)].map((m) => m[1]!);
+
+/** True when version `a` ("3.12") comes after version `b` ("3.11.2"), part by part. */
+function laterVersion(a: string, b: string): boolean {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return false;
 }
 
 /** A version number as a heading gives it: "5.2.0", "0.1.99", "17.0". */

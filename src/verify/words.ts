@@ -68,6 +68,16 @@ const PROSE_SYNONYMS: readonly (readonly string[])[] = [
 ];
 const proseSynonym = new Map<string, number>();
 PROSE_SYNONYMS.forEach((words, n) => words.forEach((w) => proseSynonym.set(w, n)));
+/** The group of {@link PROSE_SYNONYMS} a word is in, by its lemma or, for a short form the
+ * lemmatizer does not know ("dirs", "args"), without its plural "s". */
+const prose = (t: Token): number | undefined =>
+  proseSynonym.get(t.lemma) ?? proseSynonym.get(t.lower.replace(/s$/, ''));
+
+/** A word as written, lower case, or its {@link PROSE_SYNONYMS} group: "dirs" and "directories" alike. */
+export const proseKey = (t: Token): string => {
+  const group = prose(t);
+  return group === undefined ? t.lower : `\u0000${group}`;
+};
 
 /**
  * The same word in another form, a WordNet synonym (`attempt`/`try`), or a word one WordNet link
@@ -80,8 +90,8 @@ export function related(a: Token, b: Token): boolean {
   // A name and its initials ("JavaScript" / "JS").
   if (initialsOf(a.text) === b.text || initialsOf(b.text) === a.text) return true;
   if (PLURAL_QUANTIFIERS.has(a.lower) && PLURAL_QUANTIFIERS.has(b.lower)) return true;
-  const group = proseSynonym.get(a.lemma);
-  if (group !== undefined && group === proseSynonym.get(b.lemma)) return true;
+  const group = prose(a);
+  if (group !== undefined && group === prose(b)) return true;
   return loadWordNet().related(a.lemma, b.lemma);
 }
 
