@@ -7,6 +7,7 @@
  */
 import { analyze } from './analyze.js';
 import type { Token } from './analyze.js';
+import { loadWordNet } from './wordnet.js';
 
 /** Fewest words of a statement: fewer state nothing on their own ("and brotli"). */
 const MIN_WORDS = 3;
@@ -79,20 +80,66 @@ function isVerb(p: readonly Placed[], i: number): boolean {
   if (t.pos === 'VERB' || t.pos === 'AUX') return true;
   const before = p[i - 1]?.t.pos ?? '';
   const after = p[i + 1]?.t.pos ?? '';
+  // A verb's base form after a plural subject, before its object ("the properties return 0").
+  if (
+    t.pos === 'NOUN' &&
+    /^(?:NOUN|PROPN)$/.test(before) &&
+    /[^s]s$/.test(p[i - 1]!.t.lower) &&
+    /^(?:DET|NUM|PRON)$/.test(after) &&
+    loadWordNet()
+      .synsets(t.lower)
+      .some((id) => id.startsWith('v'))
+  )
+    return true;
   if (t.pos !== 'NOUN' || !/[^s]s$/.test(t.lower)) return false;
   // "X defaults to 9", "httpd switches to chunked encoding": after a name, before "to" and no
   // verb ("entries to keep" stays a noun).
   const value = /^(?:true|false|null|undefined)$/.test(p[i + 2]?.t.lower ?? '');
+  // A participle after "to" describes the value ("switches to chunked encoding").
+  const described = /(?:ed|ing)$/.test(p[i + 2]?.t.lower ?? '');
   const to =
-    p[i + 1]?.t.lower === 'to' && (value || !/^(?:VERB|AUX)$/.test(p[i + 2]?.t.pos ?? 'VERB'));
+    p[i + 1]?.t.lower === 'to' &&
+    (value || described || !/^(?:VERB|AUX)$/.test(p[i + 2]?.t.pos ?? 'VERB'));
   if (to && (/^(?:NOUN|PROPN|X|ADJ)$/.test(before) || /^[),]$/.test(p[i - 1]?.t.text ?? '')))
     return true;
   return (
     (/^(?:NOUN|PROPN|X)$/.test(before) ||
+      inName(p, i - 1) ||
       p[i - 1]?.t.text === ')' ||
       (before === 'ADV' && /ly$/.test(p[i - 1]!.t.lower))) &&
     /^(?:DET|NUM|ADJ|PRON)$/.test(after)
   );
+}
+
+/** Words that open a condition clause. */
+const CONDITIONS = new Set(['if', 'when', 'unless', 'once']);
+
+/** True when token `k` is a participle before its noun: "the deprecated maskLong property". */
+function attributive(p: readonly Placed[], k: number): boolean {
+  const pos = (j: number): string => p[j]?.t.pos ?? '';
+  return (
+    p[k]!.t.pos === 'VERB' &&
+    /(?:ed|ing)$/.test(p[k]!.t.lower) &&
+    /^(?:DET|ADJ)$/.test(pos(k - 1)) &&
+    /^(?:NOUN|PROPN|X|ADJ)$/.test(pos(k + 1))
+  );
+}
+
+/**
+ * True when token `k` is a word of the subject of a clause that starts at `from`: a noun phrase's
+ * word that is no verb, a participle before its noun ("the deprecated maskLong property"), or a
+ * conjunction between two names of it ("the maskLong and netLong properties"; not "has the kod
+ * flags and the guard time was violated", where it opens the clause).
+ */
+function subjectWord(p: readonly Placed[], k: number, from: number): boolean {
+  const pos = (j: number): string => p[j]?.t.pos ?? '';
+  const t = p[k]!.t;
+  if (t.pos === 'VERB' && /(?:ed|ing)$/.test(t.lower)) return attributive(p, k);
+  if (/^(?:and|or)$/.test(t.lower))
+    return (
+      k > from && /^(?:NOUN|PROPN|X)$/.test(pos(k - 1)) && /^(?:NOUN|PROPN|X)$/.test(pos(k + 1))
+    );
+  return SUBJECT_POS.has(t.pos) && !isVerb(p, k);
 }
 
 /**
@@ -118,7 +165,7 @@ function firstVerb(p: readonly Placed[], from: number, to: number): number {
       i = commaOrEnd(p, i + 1, to);
       continue;
     }
-    if (isVerb(p, i)) return i;
+    if (isVerb(p, i) && !attributive(p, i)) return i;
   }
   return -1;
 }
@@ -143,12 +190,29 @@ function antecedent(p: readonly Placed[], comma: number): number {
  * adverb, "According to"), and the index after its comma ("In pathToRegexp,", "For Brotli-based
  * streams,", "If you call X without a status,"); 0 when there is none of twelve words or fewer.
  */
-function leadOf(p: readonly Placed[]): { opens: boolean; lead: number } {
+function leadOf(p: readonly Placed[]): { opens: boolean; lead: number; subject: number } {
   const n = p.length;
   const opens = /^(?:ADP|SCONJ|ADV)$/.test(p[0]!.t.pos) || /^according$/i.test(p[0]!.t.text);
   const comma = opens ? commaOrEnd(p, 0, n) : n;
-  return { opens, lead: comma < n && wordCount(p, 0, comma) <= 12 ? comma + 1 : 0 };
+  // An adverb before a subject and its verb opens no phrase but the clause itself ("Currently
+  // the only code a server sends is RATE, and ..."; not "Apart from X," nor "Optionally,"): the
+  // subject starts after it.
+  const finite = (x: Placed): boolean =>
+    x.t.pos === 'AUX' || (x.t.pos === 'VERB' && !/(?:ed|ing)$/.test(x.t.lower));
+  if (
+    p[0]!.t.pos === 'ADV' &&
+    !SUBORDINATORS.test(p[0]!.t.lower) &&
+    /^(?:DET|NOUN|PROPN|PRON|ADJ|X)$/.test(p[1]?.t.pos ?? '') &&
+    p.slice(1, comma).some(finite)
+  )
+    return { opens: false, lead: 0, subject: 1 };
+  const lead = comma < n && wordCount(p, 0, comma) <= 12 ? comma + 1 : 0;
+  return { opens, lead, subject: lead };
 }
+
+/** Words the tagger may read as adverbs that open a clause set before the main one ("When X, Y"). */
+const SUBORDINATORS =
+  /^(?:when|whenever|once|where|wherever|while|whilst|even|as|if|unless|after|before|since|until|so)$/;
 
 /** One cut of a sentence: the rest of it, and the statement split off. */
 interface Cut {
@@ -165,7 +229,7 @@ function firstCut(text: string): Cut | null {
   const span = (from: number, to: number): string =>
     from >= to ? '' : text.slice(p[from]!.start, p[to - 1]!.end);
   // A leading phrase before a comma opens every statement: it says where they hold.
-  const { lead } = leadOf(p);
+  const { lead, subject: head } = leadOf(p);
   const prefix = lead > 0 ? `${span(0, lead - 1)}, ` : '';
   const verb = firstVerb(p, lead, n);
   /** End of the subject of the clause that starts at `lead`, for a cut at `limit`; -1 if none. */
@@ -215,15 +279,30 @@ function firstCut(text: string): Cut | null {
       // comma between the subject and the conjunction.
       const subject = subjectEnd(cut);
       if (subject <= lead || commaOrEnd(p, lead, cut) < cut) continue;
-      return { rest, split: `${prefix}${span(lead, subject)} ${text.slice(at(i + 1)).trim()}` };
+      return { rest, split: `${prefix}${span(head, subject)} ${text.slice(at(i + 1)).trim()}` };
     }
     // A clause of its own after a clause (not "Both A and B extend C"): a subject that does not
     // open with a number or a preposition (not "the 1, 5 and 15 minute load averages", "before
     // and after each write"), then its verb within eight words.
     const opener = p[i + 1]?.t.pos ?? '';
     if (t.text !== ';' && (firstVerb(p, lead, cut) < 0 || opener === 'NUM')) continue;
-    let v = i + 1;
-    while (v < n && v < i + 9 && (SUBJECT_POS.has(p[v]!.t.pos) || inName(p, v)) && !isVerb(p, v)) {
+    // Nor two nouns of a subordinate clause's subject ("since auto variables and parameters are
+    // not pushed"): no verb nor comma between its conjunction and this one.
+    const sub = p.findLastIndex((x, k) => k > lead && k < cut && x.t.pos === 'SCONJ');
+    if (
+      t.lower === 'and' &&
+      sub >= 0 &&
+      commaOrEnd(p, sub, i) === i &&
+      firstVerb(p, sub + 1, cut) < 0
+    )
+      continue;
+    // A clause that opens with its own condition has its subject after the condition's comma
+    // ("..., and if the response is larger than that, httpd switches to chunked encoding").
+    const condition = opener === 'SCONJ' && CONDITIONS.has(p[i + 1]!.t.lower);
+    const close = condition ? commaOrEnd(p, i + 2, n) : n;
+    const from = condition && close < n ? close + 1 : i + 1;
+    let v = from;
+    while (v < n && v < from + 8 && (subjectWord(p, v, from) || inName(p, v))) {
       if (p[v]!.t.text === ',') break;
       v++;
     }
@@ -231,20 +310,22 @@ function firstCut(text: string): Cut | null {
     // only clears"); else the phrase is part of the first clause ("before and after each write").
     if (opener === 'ADP' && !p.slice(i + 1, v).some((x) => x.t.pos === 'PRON')) continue;
     // A subject names something: not "{1..3} from being expanded".
-    if (t.text !== ';' && !p.slice(i + 1, v).some((x) => /^(?:NOUN|PROPN|PRON|X)$/.test(x.t.pos)))
+    if (t.text !== ';' && !p.slice(from, v).some((x) => /^(?:NOUN|PROPN|PRON|X)$/.test(x.t.pos)))
       continue;
-    if (t.text === ';' || (v > i + 1 && isVerb(p, v))) {
+    if (t.text === ';' || (v > from && isVerb(p, v))) {
       // Not a subject of two noun phrases ("The cif passed to X, and the types it refers to, can
       // be freed"): no comma before a verb later on.
       const later = p.findIndex((x, k) => k > v && x.t.text === ',' && isVerb(p, k + 1));
       if (wordCount(p, i + 1, n) < MIN_WORDS || (t.text !== ';' && later > 0)) continue;
       // A pronoun subject is the first clause's ("console.clear() does nothing, and on Windows it
       // ...").
-      const r = p.findIndex((x, k) => k > i && k < v && PRONOUNS.has(x.t.lower));
+      // Not after a condition of its own, which the pronoun more likely names ("and if \\r and
+      // \\n arrive further apart, they count as two").
+      const r = condition ? -1 : p.findIndex((x, k) => k > i && k < v && PRONOUNS.has(x.t.lower));
       const subject = r > 0 ? subjectEnd(cut) : -1;
       const clause =
         subject > lead
-          ? `${text.slice(at(i + 1), at(r))}${span(lead, subject)} ${text.slice(at(r + 1)).trim()}`
+          ? `${text.slice(at(i + 1), at(r))}${span(head, subject)} ${text.slice(at(r + 1)).trim()}`
           : text.slice(at(i + 1)).trim();
       // A clause with a leading phrase of its own holds under that one ("When X, A does B, and
       // on Windows it does C").
@@ -308,7 +389,7 @@ function objectNamed(statement: string, subject: string): string {
 function subjectOf(claim: string): string | null {
   const p = place(claim, analyze(claim).tokens);
   if (!p || p.length === 0) return null;
-  const { opens, lead } = leadOf(p);
+  const { opens, lead, subject: head } = leadOf(p);
   if (opens && lead === 0) return null;
   // The first verb, not a participle before its noun ("The buffered option") nor a gerund
   // before the verb ("Stack profiling is").
@@ -328,7 +409,7 @@ function subjectOf(claim: string): string | null {
   if (verb <= lead) return null;
   // Not a clause set off by commas after the subject (", supported since v11.4.0,").
   const comma = p.findIndex((x, k) => k >= lead && k < verb && x.t.text === ',');
-  const words = p.slice(lead, comma >= 0 ? comma : verb);
+  const words = p.slice(head, comma >= 0 ? comma : verb);
   if (words.length === 0 || words.some((x) => /^(?:PRON|CCONJ|SCONJ)$/.test(x.t.pos))) return null;
   if (!words.some((x) => /^(?:NOUN|PROPN|X)$/.test(x.t.pos))) return null;
   return claim.slice(words[0]!.start, words.at(-1)!.end);

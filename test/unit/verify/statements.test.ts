@@ -159,4 +159,51 @@ describe('statementsOf with "defaults to"', () => {
       ).at(-1),
     ).toBe('v18.4.0 made it a string again.');
   });
+
+  it('cuts a clause whose subject has a participle or two names before its verb', () => {
+    expect(
+      statementsOf(
+        "For IPv6 blocks, netmask's broadcast property is always undefined, and the deprecated maskLong and netLong properties return 0.",
+      ),
+    ).toEqual([
+      "For IPv6 blocks, netmask's broadcast property is always undefined.",
+      'For IPv6 blocks, the deprecated maskLong and netLong properties return 0.',
+    ]);
+    expect(
+      statementsOf(
+        'When passing aggregates by value, x86-64 and AArch64 now always ignore those bit-fields, whereas PowerPC64 ELFv2 and S/390 always take them into account.',
+      ),
+    ).toEqual([
+      'When passing aggregates by value, x86-64 and AArch64 now always ignore those bit-fields.',
+      'When passing aggregates by value, PowerPC64 ELFv2 and S/390 always take them into account.',
+    ]);
+  });
+
+  it('cuts a clause that opens with its own condition, and keeps the condition', () => {
+    expect(
+      statementsOf(
+        'DeflateBufferSize defaults to 8096 bytes, and if the compressed response is larger than that, httpd switches to chunked transfer encoding and sends no Content-Length header.',
+      ),
+    ).toEqual([
+      'DeflateBufferSize defaults to 8096 bytes.',
+      'if the compressed response is larger than that, httpd switches to chunked transfer encoding.',
+      'if the compressed response is larger than that, httpd sends no Content-Length header.',
+    ]);
+  });
+
+  it('does not cut two nouns of a subordinate clause, nor lead with an adverb’s clause', () => {
+    expect(
+      statementsOf(
+        "bc doesn't support recursive functions, since auto variables and parameters are not pushed onto a stack.",
+      ),
+    ).toHaveLength(1);
+    expect(
+      statementsOf(
+        'Normally the PRNG is opaque, but with the state option it gains a state() method.',
+      ),
+    ).toEqual([
+      'Normally the PRNG is opaque.',
+      'with the state option the PRNG gains a state() method.',
+    ]);
+  });
 });
