@@ -30,8 +30,10 @@
 // or claims-sixteenth.json (the perf_hooks and url API pages, Apache httpd's mod_deflate page,
 // the retry chapter of the Exim specification and four more READMEs, written the same way) or
 // claims-seventeenth.json (the events and modules API pages, NTPsec's rate management page, the
-// Zsh manual's arithmetic chapter and four more READMEs, written the same way; its test split is
-// the one nobody has looked at).
+// Zsh manual's arithmetic chapter and four more READMEs, written the same way) or
+// claims-eighteenth.json (Python's logging.handlers and hashlib pages, Postfix's tuning and
+// postscreen guides and the openai, eventsource-parser, @hono/node-server and gpt-tokenizer
+// READMEs, written the same way; its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
