@@ -510,6 +510,8 @@ export function analyze(written: string): Analysis {
       (lower === 'over' && preferred(lemmas, values, i));
     // "a route whose method doesn't is a non-match": a "not" before the finite verb of the next
     // clause negates a verb left out ("doesn't [match]"), not what follows.
+    // "not only X (but also Y)", "not just X" add to X: they deny nothing.
+    const additive = lower === 'not' && /^(?:only|just|merely|simply)$/i.test(values[i + 1] ?? '');
     const elided =
       (lower === 'not' || lower === "n't") &&
       /^(?:is|are|was|were|has|does|did|will|would|can|could|may|might|shall|should|must)$/i.test(
@@ -546,6 +548,7 @@ export function analyze(written: string): Analysis {
         instead ||
         avoided) &&
       !elided &&
+      !additive &&
       !assigned &&
       !valued &&
       !negatesBound(values, tags, i);
@@ -707,6 +710,8 @@ export function analyze(written: string): Analysis {
       if (piece) {
         piece.content = false;
         piece.negated = false;
+        // "NO" of `NO_DEPRECATION` denies nothing.
+        piece.cue = false;
       }
     }
   });

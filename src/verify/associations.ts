@@ -115,9 +115,24 @@ function statements(
   // names ..."): what follows goes on from it no more than from the sentence.
   const opening = tokensOf(parts[0]!).filter((t) => /\p{L}/u.test(t.text));
   const frame = parts.length > 1 && opening[0]?.lower === 'to' && opening[1]?.pos === 'VERB';
+  // An aside between commas that names a thing and predicates nothing (", an argument added in
+  // Python 3.5,") speaks of the word before it: what follows goes on from the statement before.
+  const aside = (i: number): boolean => {
+    const [s, e] = parts[i]!;
+    const words = tokensOf([s, e]).filter((t) => /\p{L}/u.test(t.text));
+    return (
+      i > 0 &&
+      a.tokens[s]!.text === ',' &&
+      a.tokens[parts[i + 1]?.[0] ?? -1]?.text === ',' &&
+      // Not an item of a list ("a year like 2022, a plain version number like 6, or ...").
+      !/^(?:and|or)$/.test(a.tokens[parts[i + 1]![0] + 1]?.lower ?? '') &&
+      /^(?:a|an|the)$/.test(words[0]?.lower ?? '') &&
+      !words.some((t) => t.pos === 'AUX' || (t.pos === 'VERB' && !/(?:ed|ing)$/.test(t.lower)))
+    );
+  };
   parts.forEach((r, i) => {
     let owner = i;
-    if (named[i]) carried = i === 0 && frame ? -1 : i;
+    if (named[i]) carried = i === 0 && frame ? -1 : aside(i) ? carried : i;
     else {
       const opener = tokensOf(r).find((t) => /\p{L}/u.test(t.text) && !JOINS.has(t.lower));
       const next = named.findIndex((n, j) => n && j > i);

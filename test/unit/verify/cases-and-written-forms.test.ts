@@ -1,5 +1,6 @@
 // Cases a page pairs ("A if there is one, or B if there is none"), negations in a page's
 // condition, elided predicates ("or None if it wasn't"), exceptions ("include all except X"),
+// "not only X", asides between commas ("X=True, an argument added in 3.5, in which case"),
 // and forms a word or number is written in: short forms ("dirs"), code literals ("new Date()"),
 // numbers in another base ("0o644"), format tokens (":percent"), "defaulting to", product
 // releases ("Python 3.7") and a docs title's release.
@@ -98,6 +99,43 @@ describe('"until" opens a clause of its own', () => {
       page,
     );
     expect(r.verdict, r.reason).toBe('supported');
+  });
+});
+
+describe('"not only" and an aside between commas', () => {
+  it('reads "not only X" as adding to X, not denying it', () => {
+    const page =
+      'Note that invalid-field errors will usually be called for any invalid data - not only data shaped as field: value. This is because the EventSource specification says to treat anything prior to a : as the field name.';
+    const r = verifyClaim(
+      "eventsource-parser reports 'invalid-field' errors for almost any invalid data, not only lines shaped like field: value, because the EventSource specification treats everything before a colon as the field name.",
+      page,
+    );
+    expect(r.conflicts, r.reason).toEqual([]);
+    expect(
+      verifyClaim('The cache is not used for reads.', 'The cache is not only used for reads.')
+        .verdict,
+    ).toBe('contradicted');
+  });
+
+  it('gives what follows an aside (", an argument added in Python 3.5,") to the word before it', () => {
+    const r = verifyClaim(
+      "A QueueListener hands every message to every one of its handlers unless you create it with respect_handler_level=True, an argument added in Python 3.5, in which case each handler's level is compared with the message's level first.",
+      'If respect_handler_level is True, a handler’s level is respected (compared with the level for the message) when deciding whether to pass messages to that handler; otherwise, the behaviour is as in previous Python versions - to always pass each message to each handler.',
+    );
+    expect(r.conflicts, r.reason).toEqual([]);
+  });
+});
+
+describe('a name holding a negation word', () => {
+  it('denies nothing: "NO" of NO_DEPRECATION leaves "suppresses" against "will not suppress"', () => {
+    const r = verifyClaim(
+      'NO_DEPRECATION also suppresses the deprecations given to "deprecation" event listeners, not just the output to STDERR.',
+      'NOTE This will not suppress the deperecations given to any "deprecation" event listeners, just the output to STDERR.',
+    );
+    expect(r.conflicts, r.reason).toEqual([
+      { kind: 'negation', claim: 'suppresses', page: 'not suppress' },
+    ]);
+    expect(analyze('NO_DEPRECATION suppresses it.').tokens.some((t) => t.cue)).toBe(false);
   });
 });
 
