@@ -1,10 +1,12 @@
 /**
- * What a candidate passage may be made of: whole sentences of running text from one block, one
- * table row, a comment in code that reads as prose, or a short block of settings with the sentence
- * that introduces it as the defaults. The page's chrome (navigation, sidebars, page header and
+ * What a candidate passage may be made of: whole sentences of running text from one block (a
+ * paragraph of prose shown as is in a `<pre>` counts as one), one table row, a comment in code
+ * that reads as prose, or a short block of settings with the sentence that introduces it as the
+ * defaults. The page's chrome (navigation, sidebars, page header and
  * footer) is left out, headings, table headers and code itself are not passages (a heading and a
  * table header become the `context` of the passages under them).
  */
+import { readsAsProse } from '../verify/plain-text.js';
 import { codeComments, settingsBlock } from './code-comments.js';
 import {
   contentWords,
@@ -18,7 +20,8 @@ import type { NormalizedText, Span, TextSegments } from './text.js';
 
 /**
  * The role of a visible text node: `t` running text (paragraphs, list items), `h` heading, `c`
- * table cell, `H` cell of a table's header row, `k` code (`<pre>`), `x` page chrome.
+ * table cell, `H` cell of a table's header row, `k` preformatted (`<pre>`: code, or prose shown as
+ * is, which {@link prepareText} tells apart), `x` page chrome.
  */
 export type TextRole = 't' | 'h' | 'c' | 'H' | 'k' | 'x';
 
@@ -346,6 +349,22 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
       });
       return;
     }
+    // A plain-text document shown as is (an RFC, a guide wrapped at 80 columns) is running text:
+    // its paragraphs, cut where the source has a blank line or opens a list item.
+    if (role === 'k' && readsAsProse(runText(segments, norm, s, end))) {
+      for (const para of paragraphs(segments, norm, s, end)) {
+        block++;
+        for (const sentence of splitSentences(norm.text.slice(para.start, para.end))) {
+          units.push({
+            span: { start: para.start + sentence.start, end: para.start + sentence.end },
+            kind: 'sentence',
+            block,
+            context: contextAt(n),
+          });
+        }
+      }
+      return;
+    }
     if (role === 'k') {
       code.push({ start: s, end: trimEnd(norm.text, end) });
       // "The default configuration is the equivalent of:" and a short block of settings: one
@@ -397,6 +416,43 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
   joinLists(norm, units);
   return { segments, norm, units };
 }
+
+/** The source text of the nodes of `[start, end)` of the normalised text, as written. */
+function runText(segments: TextSegments, norm: NormalizedText, start: number, end: number): string {
+  const first = norm.node[start]!;
+  const last = norm.node[Math.max(start, end - 1)]!;
+  return segments.texts.slice(first, last + 1).join('');
+}
+
+/**
+ * The paragraphs of prose shown as is (a `<pre>` that {@link readsAsProse}) in `[start, end)` of
+ * the normalised text: cut where the source has a blank line, or a line that opens a list item
+ * ("  - intro.txt : it presents ..."), since whitespace is collapsed in `norm`.
+ */
+function paragraphs(
+  segments: TextSegments,
+  norm: NormalizedText,
+  start: number,
+  end: number,
+): Span[] {
+  const out: Span[] = [];
+  let from = start;
+  for (let i = start; i < end; i++) {
+    if (norm.text[i] !== ' ') continue;
+    const raw = segments.texts[norm.node[i]!] ?? '';
+    const after = raw.slice(norm.offset[i]!);
+    const gap = /^\s*/.exec(after)![0];
+    if (!/\n[ \t]*\n/.test(gap) && !(gap.includes('\n') && LIST_ITEM.test(after.slice(gap.length))))
+      continue;
+    if (i > from) out.push({ start: from, end: i });
+    from = i + 1;
+  }
+  if (end > from) out.push({ start: from, end });
+  return out;
+}
+
+/** What opens a list item in plain text: "- ", "* ", "o ", "1. ", "a) ". */
+const LIST_ITEM = /^(?:[-*o\u2022]|\d{1,2}[.)]|[a-z][.)])\s/;
 
 /**
  * Longest list item joined to the sentence that introduces its list: a name or a short phrase

@@ -309,3 +309,41 @@ describe.each(DRIVERS)('candidate passages of a reference page under %s', (drive
     );
   });
 });
+
+describe.each(DRIVERS)(
+  'candidate passages of a plain-text guide in <pre> blocks under %s',
+  (driver) => {
+    let server: FixtureServer;
+    let browser: DriverBrowser;
+    let page: AnyPage;
+
+    beforeAll(async () => {
+      ({ server, browser, page } = await openDriverPage(driver));
+      await visit(page, `${server.url}/plain-text-guide.html`);
+    });
+    afterAll(() => closeDriverPage({ server, browser }));
+
+    it('reads prose shown as is as sentences, cut at blank lines and list items', async () => {
+      const claim = 'A Harbor pool closes a socket after it has sat idle for four seconds.';
+      const found = await candidates(page, claim);
+      const best = found.find((m) => m.domPath.includes('#intro'));
+      expect(best?.quote).toBe(
+        'The pool opens at most ten sockets per origin and closes a socket once it has been idle for four seconds.',
+      );
+      expect(best?.context).toBe('1. Quick introduction to connection pools');
+      const item = (await candidates(page, 'tuning.txt lists each setting and its default.')).find(
+        (m) => m.quote.startsWith('- tuning.txt'),
+      );
+      expect(item?.quote).toBe('- tuning.txt : it lists every setting with its default value.');
+      for (const m of found) expect(m.quote).not.toMatch(/Note to administrators.*tuning/);
+    });
+
+    it('still takes no candidate from a code block', async () => {
+      const found = await candidates(
+        page,
+        'The pool keeps 10 sockets per origin with an idle time of 4s.',
+      );
+      for (const m of found) expect(m.domPath).not.toContain('#config');
+    });
+  },
+);

@@ -60,3 +60,40 @@ describe('decodeEntities', () => {
     );
   });
 });
+
+describe('a <pre> of prose (a plain-text guide shown as is)', () => {
+  const guide = `<html><head><title>Guide</title></head><body><h2>Sizing</h2><pre class="text">Typical figures show 15% of the processing time spent in the proxy
+versus 85% in the kernel in close mode.
+
+HAProxy is not :
+
+  - a static web server : during startup, it isolates itself inside a chroot
+    jail and drops its privileges.
+
+  - a data scrubber : it will not modify the body of requests nor responses.
+</pre><pre>pool {
+  sockets = 10;
+}</pre></body></html>`;
+  const expected = [
+    { kind: 'heading', level: 2, text: 'Sizing' },
+    {
+      kind: 'paragraph',
+      text: 'Typical figures show 15% of the processing time spent in the proxy versus 85% in the kernel in close mode.',
+    },
+    { kind: 'paragraph', text: 'HAProxy is not :' },
+    {
+      kind: 'paragraph',
+      text: '- a static web server : during startup, it isolates itself inside a chroot jail and drops its privileges.',
+    },
+    {
+      kind: 'paragraph',
+      text: '- a data scrubber : it will not modify the body of requests nor responses.',
+    },
+    { kind: 'paragraph', text: 'pool {\n  sockets = 10;\n}' },
+  ];
+
+  it('is read as paragraphs re-flowed, cut at blank lines and list items; code keeps its lines', async () => {
+    expect(readHtml(guide, { baseUrl: null, readability: false }).blocks).toEqual(expected);
+    expect((await readLargeHtml(guide, { baseUrl: null })).blocks).toEqual(expected);
+  });
+});

@@ -37,6 +37,27 @@ describe('passage units', () => {
     ]);
   });
 
+  it('read a preformatted block of prose as paragraphs, cut at blank lines and list items', () => {
+    const text = [
+      'Load balancing consists in aggregating multiple components in order to achieve',
+      'a total capacity above each one. It scales without any user intervention.',
+      '',
+      '  - a data scrubber : it will not modify the body of requests nor',
+      '    responses.',
+      '  - a static web server : it drops its privileges once started.',
+    ].join('\n');
+    const units = page([{ text, role: 'k', context: 1 }]);
+    expect(units.map((u) => [u.text, u.block])).toEqual([
+      [
+        'load balancing consists in aggregating multiple components in order to achieve a total capacity above each one.',
+        1,
+      ],
+      ['it scales without any user intervention.', 1],
+      ['- a data scrubber : it will not modify the body of requests nor responses.', 2],
+      ['- a static web server : it drops its privileges once started.', 3],
+    ]);
+  });
+
   it('take the comments of code that read as prose, without their markers, and no code', () => {
     const code = [
       'const options = {',

@@ -5,6 +5,7 @@ import { parseHTML } from 'linkedom';
 import type { Block, ExtractedDocument } from '../types.js';
 import { readHtmlMeta, withMeta } from './html-meta.js';
 import { resolveUrl } from './html.js';
+import { proseParagraphs } from './plain.js';
 
 /** Pages larger than this (UTF-16 code units) are read by {@link readLargeHtml}. */
 export const LARGE_HTML_CHARS = 1_000_000;
@@ -94,7 +95,10 @@ export async function readLargeHtml(
   let firstH1: string | null = null;
   const flush = (): void => {
     const text = (pre > 0 ? inline.join('') : inline.join('').replace(/\s+/g, ' ')).trim();
-    if (text) blocks.push({ kind: 'paragraph', text });
+    // Prose shown as is reads as paragraphs; code keeps its line breaks.
+    const prose = pre > 0 ? proseParagraphs(text) : null;
+    if (prose) for (const para of prose) blocks.push({ kind: 'paragraph', text: para });
+    else if (text) blocks.push({ kind: 'paragraph', text });
     inline = [];
   };
 

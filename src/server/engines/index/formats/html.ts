@@ -2,6 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { Block, ExtractedDocument } from '../types.js';
 import { readHtmlMeta, withMeta } from './html-meta.js';
+import { proseParagraphs } from './plain.js';
 
 const BLOCK_TAGS = new Set([
   'ADDRESS',
@@ -184,7 +185,10 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
         if (text) blocks.push({ kind: 'heading', level: Number(heading[1]), text });
       } else if (tag === 'PRE') {
         const text = (el.textContent ?? '').trim();
-        if (text) blocks.push({ kind: 'paragraph', text });
+        // Prose shown as is reads as paragraphs; code keeps its line breaks.
+        const prose = proseParagraphs(text);
+        if (prose) for (const para of prose) blocks.push({ kind: 'paragraph', text: para });
+        else if (text) blocks.push({ kind: 'paragraph', text });
       } else if (tag === 'DT' && !el.querySelector('p, div, ul, ol, table, pre')) {
         const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
         // Terms in a row name one description ("-v" then "--verbose", a function's overloads):

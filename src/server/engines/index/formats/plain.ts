@@ -1,3 +1,4 @@
+import { readsAsProse } from '../../../../verify/plain-text.js';
 import type { Block, ExtractedDocument } from '../types.js';
 
 /** Escapes text for HTML element content and attribute values. */
@@ -31,6 +32,22 @@ export function textToBlocks(text: string): Block[] {
     .map((p) => p.replace(/\s+/g, ' ').trim())
     .filter((p) => p.length > 0)
     .map((p) => ({ kind: 'paragraph', text: p }) as const);
+}
+
+/** What opens a list item in plain text: "- ", "* ", "o ", "1. ", "a) ". */
+const LIST_ITEM = /\r?\n(?=[ \t]*(?:[-*o\u2022]|\d{1,2}[.)]|[a-z][.)])[ \t])/;
+
+/**
+ * The paragraphs of preformatted text that {@link readsAsProse}, re-flowed: cut at blank lines
+ * and where a line opens a list item. `null` for code, which keeps its line breaks.
+ */
+export function proseParagraphs(text: string): string[] | null {
+  if (!readsAsProse(text)) return null;
+  return text
+    .split(/\r?\n\s*\r?\n/)
+    .flatMap((p) => p.split(LIST_ITEM))
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p.length > 0);
 }
 
 /**
