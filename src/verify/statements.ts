@@ -111,6 +111,26 @@ function isVerb(p: readonly Placed[], i: number): boolean {
   );
 }
 
+/**
+ * True when the conjunction at `i` ends a list of names: one to three words with no verb since a
+ * comma that itself follows a name ("retryStart, retryFactor and retryMax").
+ */
+function lastItem(p: readonly Placed[], i: number): boolean {
+  const NAME = /^(?:NOUN|PROPN|X)$/;
+  let k = i - 1;
+  while (k > i - 4 && k >= 0 && p[k]!.t.text !== ',') {
+    if (!NAME.test(p[k]!.t.pos) && !inName(p, k)) return false;
+    k--;
+  }
+  return k >= 1 && k < i - 1 && p[k]!.t.text === ',' && NAME.test(p[k - 1]!.t.pos);
+}
+
+/** True when token `k` opens a participle phrase: "governed by ...", "added in ...". */
+const participlePhrase = (p: readonly Placed[], k: number): boolean =>
+  p[k]?.t.pos === 'VERB' &&
+  /(?:ed|ing)$/.test(p[k]!.t.lower) &&
+  /^(?:ADP|SCONJ)$/.test(p[k + 1]?.t.pos ?? '');
+
 /** Words that open a condition clause. */
 const CONDITIONS = new Set(['if', 'when', 'unless', 'once']);
 
@@ -247,11 +267,7 @@ function firstCut(text: string): Cut | null {
     const relative = comma && RELATIVES.has(t.lower);
     // A participle with its own phrase: ", added in ...", ", deprecated since ..." (not ",
     // unmanaged data included").
-    const participle =
-      comma &&
-      t.pos === 'VERB' &&
-      /ed$/.test(t.lower) &&
-      /^(?:ADP|SCONJ)$/.test(p[i + 1]?.t.pos ?? '');
+    const participle = comma && /ed$/.test(t.lower) && participlePhrase(p, i);
     if (relative || participle) {
       const close = commaOrEnd(p, i + 1, n);
       const from = relative ? i + 1 : i;
@@ -268,6 +284,9 @@ function firstCut(text: string): Cut | null {
     }
     const joins = (JOINS.has(t.lower) && t.pos === 'CCONJ') || (comma && CONTRASTS.has(t.lower));
     if (!joins && t.text !== ';') continue;
+    // The last item of a list of names ("the retryStart, retryFactor and retryMax attributes"):
+    // "and" joins names, not clauses.
+    if (t.text !== ';' && lastItem(p, i)) continue;
     const cut = comma ? i - 1 : i;
     if (wordCount(p, lead, cut) < MIN_WORDS || wordCount(p, i + 1, n) < MIN_WORDS - 1) continue;
     const rest = text.slice(0, p[cut - 1]!.end);
@@ -315,7 +334,10 @@ function firstCut(text: string): Cut | null {
     if (t.text === ';' || (v > from && isVerb(p, v))) {
       // Not a subject of two noun phrases ("The cif passed to X, and the types it refers to, can
       // be freed"): no comma before a verb later on.
-      const later = p.findIndex((x, k) => k > v && x.t.text === ',' && isVerb(p, k + 1));
+      // A participle with its phrase (", governed by ...") describes; it is no such verb.
+      const later = p.findIndex(
+        (x, k) => k > v && x.t.text === ',' && isVerb(p, k + 1) && !participlePhrase(p, k + 1),
+      );
       if (wordCount(p, i + 1, n) < MIN_WORDS || (t.text !== ';' && later > 0)) continue;
       // A pronoun subject is the first clause's ("console.clear() does nothing, and on Windows it
       // ...").

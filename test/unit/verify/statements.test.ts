@@ -206,4 +206,16 @@ describe('statementsOf with "defaults to"', () => {
       'with the state option the PRNG gains a state() method.',
     ]);
   });
+
+  it('does not cut a list of names at its "and", and cuts at ";" past a participle\'s phrase', () => {
+    expect(
+      statementsOf(
+        'The handler waits one second and then doubles the wait up to 30 seconds, governed by the retryStart, retryFactor and retryMax attributes; messages logged meanwhile are dropped.',
+      ),
+    ).toEqual([
+      'The handler waits one second.',
+      'The handler then doubles the wait up to 30 seconds, governed by the retryStart, retryFactor and retryMax attributes.',
+      'messages logged meanwhile are dropped.',
+    ]);
+  });
 });
