@@ -151,6 +151,7 @@ export function quantityAlignment(
         (p) =>
           !stated.has(p.start) &&
           !example(page, p) &&
+          !otherCase(claim, page, p) &&
           aligned(q, claim, p, page) &&
           // "a single data reference" counts only its own noun: no other count is set against it.
           !(/\bsingle\b/i.test(p.text) && p.dim !== q.dim),
@@ -267,6 +268,26 @@ function example(page: Analysis, p: Quantity): boolean {
     !page.text.slice(open, p.start).includes(')') &&
     new RegExp(`^\\(\\s*${EXAMPLE.source}`, 'i').test(page.text.slice(open))
   );
+}
+
+/**
+ * True when the page's value holds in a case its sentence opens with, named by a term the claim
+ * does not state: "In inotify mode, it is fixed at 0" gives no value for a claim on polling mode;
+ * "On Windows, the limit is 8" none for a claim that names no system.
+ */
+function otherCase(claim: Analysis, page: Analysis, p: Quantity): boolean {
+  const start = Math.max(
+    page.text.lastIndexOf('. ', p.start) + 1,
+    page.text.lastIndexOf('; ', p.start) + 1,
+    0,
+  );
+  const lead = /^\s*(?:In|On|For|Under|With|When using)\s+([^,.;]{1,60}),/.exec(
+    page.text.slice(start, p.start),
+  );
+  if (!lead) return false;
+  const phrase = norm(lead[1]!);
+  const claimText = norm(claim.text);
+  return page.keyTerms.some((k) => hasTerm(phrase, k.text) && !hasTerm(claimText, k.text));
 }
 
 /** The content words (lower case) among the eight words either side of a quantity. */
@@ -503,8 +524,14 @@ export function termAlignment(
   for (const k of claim.keyTerms) {
     // A name that is also an English word ("a Set", "the Map API") is stated by the name, in its
     // capitals, not by the word ("is set to").
-    const word = k.kind === 'proper' && wn.knows(k.text.toLowerCase());
-    if (word ? capitalised(page.text, k.text) : hasTerm(pageText, k.text)) continue;
+    // A value literal is one however written: Python's `True` is the prose's "true".
+    const word =
+      k.kind === 'proper' && wn.knows(k.text.toLowerCase()) && !VALUE_LITERAL.test(k.text);
+    // A format directive is one letter in its case: "%O" is not "%o".
+    const directive = /^%[-#0+ ]?[A-Za-z]$/.test(k.text);
+    if (directive) {
+      if (new RegExp(`(?<![\\w%])${escapeRegExp(k.text)}(?![\\w])`).test(page.text)) continue;
+    } else if (word ? capitalised(page.text, k.text) : hasTerm(pageText, k.text)) continue;
     // The words before it shortened with it to an acronym ("process ID" / "PID").
     if (claim.tokens.some((t, i) => t.text === k.text && acronyms.has(i))) continue;
     // "JavaScript" shortened to its initials, in capitals ("JS").
@@ -591,6 +618,9 @@ export function termAlignment(
   if (conflicts.length === 0) conflicts.push(...mappingSwaps(claim.text, page.text));
   return { conflicts, missing };
 }
+
+/** Values a language writes in capitals ("True", "None", "NULL") and prose does not. */
+const VALUE_LITERAL = /^(?:true|false|none|null|nil)$/i;
 
 /** "X becomes Y", "X maps to Y", "X -> Y": what a name is turned into (groups 1 and 2). */
 const MAPPING =

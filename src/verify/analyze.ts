@@ -419,7 +419,8 @@ export function analyze(written: string): Analysis {
     // A typographic apostrophe is the plain one ("wasn’t" says "wasn't").
     const lower = value.toLowerCase().replace(/\u2019/g, "'");
     const lemma = (lemmas[i] ?? lower).toLowerCase();
-    const pos = tags[i] ?? 'X';
+    // A value literal in capitals (Python's `True`) is the adjective of prose ("if delay is true").
+    const pos = /^(?:True|False|TRUE|FALSE)$/.test(value) ? 'ADJ' : (tags[i] ?? 'X');
     const type = types[i] ?? 'word';
     const opensAside = statement(i);
     // A dot inside a name ("path.join"), or opening one ("no .json or .ini file extension"),
@@ -540,8 +541,15 @@ export function analyze(written: string): Analysis {
       lemma === 'avoid' &&
       /^(?:VERB|NOUN)$/.test(tags[i + 1] ?? '') &&
       /ing$/i.test(values[i + 1] ?? '');
+    // "refuses to start", "fails to connect", "declines to answer" say "does not start": the
+    // verb after "to" is what is negated.
+    const refused =
+      /^(?:refuse|decline|fail)$/.test(lemma) &&
+      values[i + 1]?.toLowerCase() === 'to' &&
+      tags[i + 2] === 'VERB';
     const cue =
       (CUES.has(lower) ||
+        refused ||
         (lower === 'no' && pos === 'DET') ||
         none ||
         prevented ||

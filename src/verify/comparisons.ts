@@ -7,7 +7,7 @@ import { sentenceBounds } from './analyze.js';
 import type { Analysis, Comparative, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { loadWordNet } from './wordnet.js';
-import { related } from './words.js';
+import { proseKey, related } from './words.js';
 
 /**
  * The two arguments of a comparison: what follows it in its clause ("than Y", "after an error"),
@@ -45,11 +45,38 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
     if (depth > 0) aside.add(i);
     if (v === ')' && depth > 0) depth--;
   }
+  // "more resource-intense (and slower) than inotify mode": the brackets end the clause, but
+  // what "than" names is still the comparison's other side, up to the end of its own clause.
+  const than = thanOf(a, at);
+  const thanClause = than >= 0 ? a.tokens[than + 1]?.clause : undefined;
   a.tokens.forEach((t, i) => {
     if (!t.content || i === at || i < first || i > last || aside.has(i)) return;
-    (i > at && t.clause === clause && (end < 0 || i < end) ? right : left).add(t.lemma);
+    const own = i > at && t.clause === clause && (end < 0 || i < end);
+    const named = than >= 0 && i > than && t.clause === thanClause;
+    (own || named ? right : left).add(t.lemma);
   });
   return [left, right];
+}
+
+/**
+ * The "than" of the comparison at `at` past brackets that end its clause ("more resource-intense
+ * (and slower) than inotify mode"): the first after a closing bracket, before a comma or another
+ * comparison outside brackets; -1 when none.
+ */
+function thanOf(a: Analysis, at: number): number {
+  const [, last] = sentenceBounds(a, at);
+  let closed = false;
+  for (let i = at + 1, depth = 0; i <= last; i++) {
+    const v = a.tokens[i]!.text;
+    if (v === '(') depth++;
+    else if (v === ')') {
+      depth = Math.max(0, depth - 1);
+      closed = true;
+    } else if (depth > 0) continue;
+    else if (/^[,;:]$/.test(v) || a.comparatives.some((k) => k.at === i)) return -1;
+    else if (a.tokens[i]!.lower === 'than') return closed ? i : -1;
+  }
+  return -1;
 }
 
 const overlap = (x: Set<string>, y: Set<string>): number => [...x].filter((w) => y.has(w)).length;
@@ -171,6 +198,7 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
       const before = (a: Analysis, at: number): boolean =>
         a.tokens[at]?.pos === 'ADJ' &&
         a.tokens[at + 1]?.pos === 'NOUN' &&
+        thanOf(a, at) < 0 &&
         !a.tokens.some((t, k) => k > at && t.clause === a.tokens[at]!.clause && t.lower === 'than');
       const swapped =
         !before(claim, c.at) &&
@@ -206,10 +234,20 @@ export function unstatedComparisons(claim: Analysis, page: Analysis): string[] {
         !page.comparatives.some(
           (p) => sameBase(p, c) || oppositeBase(c, p) || (amount(c) && MAGNITUDE.has(p.base)),
         ) &&
-        !words.has(claim.tokens[c.at]!.lemma),
+        !words.has(claim.tokens[c.at]!.lemma) &&
+        // A superlative that names a bound ("the largest batch") is stated by the bound's word
+        // ("the maximum batch size").
+        !(
+          bound(claim.tokens[c.at]!) &&
+          page.tokens.some((t) => t.content && sameBound(claim.tokens[c.at]!, t))
+        ),
     )
     .map((c) => c.text);
 }
+
+/** True for a word of a bound's group of prose synonyms ("largest" with "maximum"). */
+const bound = (t: Token): boolean => proseKey(t) !== t.lower;
+const sameBound = (a: Token, b: Token): boolean => proseKey(a) === proseKey(b);
 
 const PARTICLE_OPPOSITE: Record<string, string> = { up: 'down', down: 'up' };
 

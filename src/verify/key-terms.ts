@@ -98,8 +98,9 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   for (const m of prose.matchAll(/(?<![\w$.-])[A-Z][a-z]+(?:[-'][A-Za-z]+)?(?![\w$])/g)) {
     const t = m[0];
     const lower = t.toLowerCase();
-    // "If", "Once", "The": function words in capitals are no names.
-    if (!contentWords.has(lower)) continue;
+    // "If", "Once", "The": function words in capitals are no names; nor is a value literal
+    // ("True", "None"), which prose writes in lower case.
+    if (!contentWords.has(lower) || /^(?:true|false|none|null)$/.test(lower)) continue;
     // A capital at a sentence start proves nothing: there only a name WordNet does not know counts.
     if (!isSentenceStart(prose, m.index)) add(t, 'proper');
     else if (propn.has(lower) && !knownForm(lower)) add(t, 'proper');

@@ -15,6 +15,8 @@ import {
   unstatedPreferences,
 } from './associations.js';
 import { onlyAsks } from './answers.js';
+import { glossSwaps } from './glosses.js';
+import { unlikeConflicts } from './unlike.js';
 import { CONDITIONS, conditionConflicts } from './conditions.js';
 import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
 import {
@@ -287,7 +289,8 @@ export function verifyClaim(
     const q = c.quantities.find((x) => x.text === text);
     if (!q || q.kind !== 'number' || q.bound !== 'eq' || !q.dim.startsWith('count')) return true;
     // A count of listed items is small: "defaults to 511" counts no "such as X and Y".
-    if (q.value > MAX_LISTED) return true;
+    // Nor fewer than two: "the default 0 treats every line as a message" counts nothing.
+    if (q.value > MAX_LISTED || q.value < 2) return true;
     // Not a list the count's own noun opens ("three properties, tokens and originalPath").
     const counted = (item: string): boolean =>
       q.unit.length > 0 && item.toLowerCase().includes(q.unit.toLowerCase());
@@ -454,6 +457,8 @@ export function verifyClaim(
     ...settingConflicts(c.text, settingsText),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...glossSwaps(c, p));
+  if (conflicts.length === 0) conflicts.push(...unlikeConflicts(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...contrastSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...modifierSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term'))

@@ -63,8 +63,9 @@ const PROSE_SYNONYMS: readonly (readonly string[])[] = [
   ['parameter', 'param'],
   ['specification', 'spec'],
   ['library', 'lib'],
-  ['maximum', 'max'],
-  ['minimum', 'min'],
+  // A bound put as a superlative: "the largest batch" is "the maximum batch".
+  ['maximum', 'max', 'largest', 'biggest', 'highest', 'greatest'],
+  ['minimum', 'min', 'smallest', 'lowest'],
 ];
 const proseSynonym = new Map<string, number>();
 PROSE_SYNONYMS.forEach((words, n) => words.forEach((w) => proseSynonym.set(w, n)));
@@ -124,6 +125,9 @@ const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   ['min', 'maximum'],
   ['min', 'max'],
   ['minimal', 'maximal'],
+  // A bound put as a superlative against the other bound ("the smallest batch" / "maximum").
+  ...['largest', 'biggest', 'highest', 'greatest'].map((x) => [x, 'minimum'] as const),
+  ...['smallest', 'lowest'].map((x) => [x, 'maximum'] as const),
   // Left as it was against changed in any word ("leaves the DOM untouched" / "modifies the DOM").
   ...['unchanged', 'untouched', 'unmodified', 'unaltered', 'intact'].flatMap((x) =>
     ['change', 'modify', 'mutate', 'alter'].map((y) => [x, y] as const),
