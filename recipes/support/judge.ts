@@ -95,12 +95,15 @@ function partsOf(text: string): string[] {
     );
 }
 
+/** True when every conflict of a verification is one of names (`term`). */
+const namesOnly = (v: ClaimVerification): boolean =>
+  v.conflicts.length > 0 && v.conflicts.every((c) => c.kind === 'term');
+
 /**
  * A part of a claim in conflict with a passage in two names, and nothing else, speaks of another
  * case than the passage ("for POSIX paths use path.posix" against the passage on Windows paths).
  */
-const otherCase = (v: ClaimVerification): boolean =>
-  v.conflicts.length > 1 && v.conflicts.every((c) => c.kind === 'term');
+const otherCase = (v: ClaimVerification): boolean => v.conflicts.length > 1 && namesOnly(v);
 
 /**
  * A passage that states a claim joining two statements may state one of them of another name:
@@ -204,7 +207,7 @@ function complementary(
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
  * when each part is supported by some candidate and none contradicts one; else support by two candidates that state it together
  * ({@link complementary}), when none is in conflict with it; else the contradicting candidate that shares most words with the
- * claim; else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
+ * claim, unless it was found by meaning and differs in names alone (a doubt); else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
  * heading and address) and each candidate's own heading may state the claim's key terms.
  */
 export function judgeCandidates(
@@ -295,6 +298,20 @@ export function judgeCandidates(
       coverage: Math.min(pair[0].v.coverage, pair[1].v.coverage),
       reason: `two passages state the claim together: ${label(pair[0].match)} (all but ${pair[0].v.missing.map((m) => `"${m}"`).join(', ')}), ${label(pair[1].match)} (all but ${pair[1].v.missing.map((m) => `"${m}"`).join(', ')})`,
       settled: true,
+    };
+  }
+  // A passage found by meaning that differs from the claim in names alone is as likely another
+  // entry on the same topic as a swapped name ("timeoutGranularity" beside "readTimeout" in one
+  // option's text): a doubt, no contradiction.
+  if (against && against.match.method === 'embedding' && namesOnly(against.v)) {
+    return {
+      verdict: 'not_found',
+      match: null,
+      conflicts: [],
+      coverage: 0,
+      reason: `a passage found by meaning names another thing (${label(against.match)}): ${against.v.reason}`,
+      settled: false,
+      doubt: true,
     };
   }
   if (against) {

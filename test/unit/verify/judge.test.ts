@@ -37,6 +37,20 @@ describe('judgeCandidates: the passage that states the claim best decides', () =
   });
 });
 
+describe('judgeCandidates: a passage found by meaning that differs in names alone', () => {
+  const option =
+    'The interval between PING frames. This is only applicable for HTTP/2 connections.';
+
+  it('raises a doubt, not a contradiction: it may be another entry on the same topic', () => {
+    const claim = analyze('This is only applicable for HTTP/1.1 connections.');
+    const j = judgeCandidates(claim, [match('embedding', 0.85, option)]);
+    expect(j.verdict).toBe('not_found');
+    expect(j.doubt).toBe(true);
+    // Found by words, the same passage contradicts the claim.
+    expect(judgeCandidates(claim, [match('fuzzy', 0.75, option)]).verdict).toBe('contradicted');
+  });
+});
+
 describe('judgeCandidates: a false support is the worse error', () => {
   const rule =
     'After all queued requests are completed, the keepalive event moves the client back to the pending state.';
