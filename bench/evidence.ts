@@ -32,8 +32,11 @@
 // claims-seventeenth.json (the events and modules API pages, NTPsec's rate management page, the
 // Zsh manual's arithmetic chapter and four more READMEs, written the same way) or
 // claims-eighteenth.json (Python's logging.handlers and hashlib pages, Postfix's tuning and
-// postscreen guides and the openai, eventsource-parser, @hono/node-server and gpt-tokenizer
-// READMEs, written the same way; its test split is the one nobody has looked at).
+// postscreen guides and four more READMEs, written the same way) or claims-nineteenth.json
+// (HAProxy's starter guide, plain text in <pre> blocks; rsyslog's imfile page, FFmpeg's protocols
+// manual, Knot DNS's configuration reference and the zod-to-json-schema, obug, source-map-js and
+// @tootallnate/quickjs-emscripten READMEs, written the same way; its test split is the one nobody
+// has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
