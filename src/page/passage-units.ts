@@ -317,6 +317,18 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
   let start = 0;
   /** Spans of the code blocks, in order. */
   const code: Span[] = [];
+  /** The sentences of `span` as units of the current block, each with `context(its start)`. */
+  const pushSentences = (span: Span, context: (at: number) => string): void => {
+    for (const sentence of splitSentences(norm.text.slice(span.start, span.end))) {
+      const start = span.start + sentence.start;
+      units.push({
+        span: { start, end: span.start + sentence.end },
+        kind: 'sentence',
+        block,
+        context: context(start),
+      });
+    }
+  };
   const closeRun = (end: number): void => {
     let s = start;
     while (s < end && norm.text[s] === ' ') s++;
@@ -354,14 +366,7 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
     if (role === 'k' && readsAsProse(runText(segments, norm, s, end))) {
       for (const para of paragraphs(segments, norm, s, end)) {
         block++;
-        for (const sentence of splitSentences(norm.text.slice(para.start, para.end))) {
-          units.push({
-            span: { start: para.start + sentence.start, end: para.start + sentence.end },
-            kind: 'sentence',
-            block,
-            context: contextAt(n),
-          });
-        }
+        pushSentences(para, () => contextAt(n));
       }
       return;
     }
@@ -379,29 +384,13 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
         lead.span = { start: lead.span.start, end: trimEnd(norm.text, end) };
       for (const group of codeComments(segments, norm, s, end)) {
         block++;
-        for (const line of group) {
-          for (const sentence of splitSentences(norm.text.slice(line.start, line.end))) {
-            units.push({
-              span: { start: line.start + sentence.start, end: line.start + sentence.end },
-              kind: 'sentence',
-              block,
-              context: contextAt(n),
-            });
-          }
-        }
+        for (const line of group) pushSentences(line, () => contextAt(n));
       }
       return;
     }
     if (role !== 't' && !(role === 'x' && !dropChrome)) return;
     block++;
-    for (const sentence of splitSentences(norm.text.slice(s, end))) {
-      units.push({
-        span: { start: s + sentence.start, end: s + sentence.end },
-        kind: 'sentence',
-        block,
-        context: contextAt(norm.node[s + sentence.start] ?? n),
-      });
-    }
+    pushSentences({ start: s, end }, (at) => contextAt(norm.node[at] ?? n));
   };
   for (let i = 0; i < norm.text.length; i++) {
     if (!norm.breaks.has(i)) continue;
