@@ -18,8 +18,11 @@ const MAX_STATEMENTS = 4;
 /** Conjunctions that join two statements. */
 const JOINS = new Set(['and', 'but']);
 
-/** Conjunctions that join two statements after a comma: ", while X ...", ", whereas X ...". */
-const CONTRASTS = new Set(['while', 'whereas']);
+/**
+ * Conjunctions that join two statements after a comma: ", while X ...", ", whereas X ...",
+ * ", although X ...".
+ */
+const CONTRASTS = new Set(['while', 'whereas', 'although', 'though']);
 
 /** Pronouns that open a clause about the first clause's subject ("..., and it only clears"). */
 const PRONOUNS = new Set(['it', 'they']);
@@ -248,6 +251,31 @@ function firstCut(text: string): Cut | null {
   const at = (i: number): number => (i < n ? p[i]!.start : text.length);
   const span = (from: number, to: number): string =>
     from >= to ? '' : text.slice(p[from]!.start, p[to - 1]!.end);
+  // "Because X, Y" and "Y, because X" state X and Y both.
+  const because = p.findIndex(
+    (x, k) => x.t.lower === 'because' && (k === 0 || p[k - 1]!.t.text === ','),
+  );
+  if (because >= 0) {
+    const close = because === 0 ? commaOrEnd(p, 1, n) : n;
+    const [reason, main] =
+      because === 0
+        ? [
+            [1, close],
+            [close + 1, n],
+          ]
+        : [
+            [because + 1, n],
+            [0, because - 1],
+          ];
+    if (
+      (because > 0 || close < n) &&
+      wordCount(p, reason[0]!, reason[1]!) >= MIN_WORDS &&
+      wordCount(p, main[0]!, main[1]!) >= MIN_WORDS &&
+      firstVerb(p, reason[0]!, reason[1]!) >= 0 &&
+      firstVerb(p, main[0]!, main[1]!) >= 0
+    )
+      return { rest: span(main[0]!, main[1]!), split: span(reason[0]!, reason[1]!) };
+  }
   // A leading phrase before a comma opens every statement: it says where they hold.
   const { lead, subject: head } = leadOf(p);
   const prefix = lead > 0 ? `${span(0, lead - 1)}, ` : '';
@@ -278,7 +306,9 @@ function firstCut(text: string): Cut | null {
       const said = relative ? '' : 'was ';
       // The rest loses the clause and its commas: "zlib.params(), which ..., is" -> "zlib.params() is".
       const after = close < n ? text.slice(p[close]!.end) : '';
-      const rest = `${text.slice(0, p[i - 1]!.start)}${close < n && after ? ` ${after.trim()}` : ''}`;
+      // A statement joined after the clause keeps its comma (", although X").
+      const joined = CONTRASTS.has(p[close + 1]?.t.lower ?? '') ? ',' : '';
+      const rest = `${text.slice(0, p[i - 1]!.start)}${close < n && after ? `${joined} ${after.trim()}` : ''}`;
       if (wordCount(p, lead, i - 1) + wordCount(p, close, n) < MIN_WORDS) continue;
       return { rest, split: `${prefix}${span(head, headEnd)} ${said}${span(from, close)}` };
     }
@@ -287,6 +317,9 @@ function firstCut(text: string): Cut | null {
     // The last item of a list of names ("the retryStart, retryFactor and retryMax attributes"):
     // "and" joins names, not clauses.
     if (t.text !== ';' && lastItem(p, i)) continue;
+    // Nor two cases of a condition that opens the sentence ("If it polls every 5 minutes and a
+    // mailbox has interval 6, that mailbox ..."): the cut would leave the condition alone.
+    if (t.lower === 'and' && CONDITIONS.has(p[0]!.t.lower) && i < commaOrEnd(p, 1, n)) continue;
     const cut = comma ? i - 1 : i;
     if (wordCount(p, lead, cut) < MIN_WORDS || wordCount(p, i + 1, n) < MIN_WORDS - 1) continue;
     const rest = text.slice(0, p[cut - 1]!.end);

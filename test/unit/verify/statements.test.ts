@@ -218,4 +218,56 @@ describe('statementsOf with "defaults to"', () => {
       'messages logged meanwhile are dropped.',
     ]);
   });
+
+  it('keeps the two cases of a leading condition together, and gives it to each statement', () => {
+    expect(
+      statementsOf(
+        'When the cache is full and a new entry arrives, the oldest entry is evicted and a warning is logged.',
+      ),
+    ).toEqual([
+      'When the cache is full and a new entry arrives, the oldest entry is evicted.',
+      'When the cache is full and a new entry arrives, a warning is logged.',
+    ]);
+    expect(
+      statementsOf(
+        'If the client polls every 5 minutes and a mailbox is declared with interval 6, that mailbox is polled only on every sixth cycle.',
+      ),
+    ).toEqual([
+      'If the client polls every 5 minutes and a mailbox is declared with interval 6, that mailbox is polled only on every sixth cycle.',
+    ]);
+  });
+
+  it('states both the reason and what follows from it', () => {
+    expect(
+      statementsOf(
+        'Because the relay does not understand RSET, the guide suggests a batch limit of 1 so that RSET is never sent.',
+      ),
+    ).toEqual([
+      'the guide suggests a batch limit of 1 so that RSET is never sent.',
+      'the relay does not understand RSET.',
+    ]);
+    expect(
+      statementsOf(
+        'The pool drops idle sockets after four seconds, because most servers drop them anyway.',
+      ),
+    ).toEqual([
+      'The pool drops idle sockets after four seconds.',
+      'most servers drop them anyway.',
+    ]);
+    expect(statementsOf('Because of this, the pool is small.')).toEqual([
+      'Because of this, the pool is small.',
+    ]);
+  });
+
+  it('cuts at ", although", past a relative clause', () => {
+    expect(
+      statementsOf(
+        'The watcher defaults to inotify, which is faster than polling, although the default becomes polling under a legacy directive.',
+      ),
+    ).toEqual([
+      'The watcher defaults to inotify.',
+      'the default becomes polling under a legacy directive.',
+      'inotify is faster than polling.',
+    ]);
+  });
 });
