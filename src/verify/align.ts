@@ -5,6 +5,7 @@
  */
 import type { Analysis } from './analyze.js';
 import { compareQuantities, comparable, directional, unitNamed } from './compare-quantities.js';
+import { negatedBefore } from './quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
 import {
@@ -151,6 +152,7 @@ export function quantityAlignment(
         (p) =>
           !stated.has(p.start) &&
           !example(page, p) &&
+          !denied(page, p) &&
           !otherCase(claim, page, p) &&
           aligned(q, claim, p, page) &&
           // "a single data reference" counts only its own noun: no other count is set against it.
@@ -267,6 +269,23 @@ function example(page: Analysis, p: Quantity): boolean {
     open >= 0 &&
     !page.text.slice(open, p.start).includes(')') &&
     new RegExp(`^\\(\\s*${EXAMPLE.source}`, 'i').test(page.text.slice(open))
+  );
+}
+
+/**
+ * True when the page denies the value itself ("we recommend not to set the polling interval to 0
+ * seconds", "must never be 0"): it rules one value out, and no other differs from it. A bound
+ * under a negation ("not more than 5") is read as a bound already.
+ */
+function denied(page: Analysis, p: Quantity): boolean {
+  const lower = page.text.toLowerCase();
+  // Not a case a condition denies ("if your server is not listening on UDP port 514"): the
+  // value is still the one that holds.
+  const sentence = lower.slice(Math.max(0, lower.lastIndexOf('. ', p.start)), p.start);
+  return (
+    p.bound === 'eq' &&
+    negatedBefore(lower, p.start) &&
+    !/\b(?:if|unless|when|whether|once)\b/.test(sentence)
   );
 }
 
@@ -616,7 +635,30 @@ export function termAlignment(
   if (conflicts.length === 0) conflicts.push(...argumentSwaps(claim.text, page.text));
   if (conflicts.length === 0) conflicts.push(...likenessSwaps(claim, page));
   if (conflicts.length === 0) conflicts.push(...mappingSwaps(claim.text, page.text));
+  if (conflicts.length === 0) conflicts.push(...valueForSwaps(claim.text, page.text));
   return { conflicts, missing };
+}
+
+/** "110 for POP3": a value (group 1) given for a name (group 2). */
+const VALUE_FOR = /(?<![\w.])(\d[\w.:/-]*)\s+for\s+([A-Za-z][\w.+#-]*)/g;
+
+/**
+ * Values given for names the other way round: "110 for IMAP and 143 for POP3" against "(110 for
+ * POP3, 143 for IMAP)". Only when the page gives the claim's value for another name and the
+ * claim's name another value.
+ */
+function valueForSwaps(claim: string, page: string): Conflict[] {
+  const pairs = (text: string): [string, string][] =>
+    [...text.matchAll(VALUE_FOR)].map((m) => [m[1]!, m[2]!]);
+  const theirs = pairs(page);
+  for (const [value, name] of pairs(claim)) {
+    const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+    const given = theirs.filter(([v]) => v === value);
+    if (given.length === 0 || given.some(([, n]) => same(n, name))) continue;
+    if (theirs.some(([v, n]) => same(n, name) && v !== value))
+      return [{ kind: 'term', claim: name, page: given[0]![1] }];
+  }
+  return [];
 }
 
 /** Values a language writes in capitals ("True", "None", "NULL") and prose does not. */

@@ -317,11 +317,12 @@ const DENIED_ACTS = new Set([
 export function analyze(written: string): Analysis {
   // "minutes:seconds" is two words: wink reads ":s" (and ":]", ":p") as an emoticon, so is a
   // format token's colon (":percent" would lose its "p"); and the full stop after a key
-  // combination ("... with Ctrl+R.") is no initial's ("R.").
+  // combination ("... with Ctrl+R.") is no initial's ("R."), nor the one after a lower-case letter
+  // that ends a list ("flags i, m and s.").
   const text = restateElisions(restateAnswers(restateObligations(written)))
     .replace(/(?<=[\p{L}\]]):(?=[\p{L}[\]])/gu, ': ')
     .replace(/(?<=^|[\s(,]):(?=\p{L})/gu, ': ')
-    .replace(/(?<=[+-][A-Za-z])\.(?=\s|$)/g, ' .');
+    .replace(/(?<=[+-][A-Za-z]|(?:^|\s)[a-z])\.(?=\s|$)/g, ' .');
   const n = engine();
   const its = n.its;
   const doc = n.readDoc(text);
@@ -573,10 +574,16 @@ export function analyze(written: string): Analysis {
     // only carries it, and its negation falls on the act, past the modifiers.
     const support = lemma === 'perform' && actNounAfter(values, tags, i);
     if (support && pending > 0) nounPhrase = true;
+    // "Given a bare address, ..." opens a case, as "For" would: no act of giving.
+    const opener =
+      lower === 'given' &&
+      (i === 0 || /^[.;:!?]$/.test(values[i - 1] ?? '')) &&
+      /^(?:DET|ADJ|NOUN|PROPN|NUM)$/.test(tags[i + 1] ?? '');
     const content =
       word &&
       !cue &&
       !modal &&
+      !opener &&
       !FUNCTION_POS.has(pos) &&
       (!(stops[i] ?? false) || HEAVY_POS.has(pos)) &&
       !LIGHT_VERBS.has(lemma) &&

@@ -270,6 +270,16 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
       const votes = parallel(page, prev, r) ? MIN_SWAPPED : MIN_SWAPPED_APART;
       return [{ range: [prev[0], r[1]] as [number, number], cut: r[0], votes }];
     }),
+    // Two parallel sentences that open alike with one between them ("If A is set then the
+    // function will ignore padding. Upon a successful return ... If B is set then the function
+    // will not decode ...").
+    ...ranges.slice(2).flatMap((r, i) => {
+      const prev = ranges[i]!;
+      if (prev[1] + 1 !== ranges[i + 1]![0] || ranges[i + 1]![1] + 1 !== r[0]) return [];
+      if (page.tokens[prev[0]]!.lower !== page.tokens[r[0]]!.lower) return [];
+      if (!parallel(page, prev, r)) return [];
+      return [{ range: [prev[0], r[1]] as [number, number], cut: r[0], votes: MIN_SWAPPED }];
+    }),
   ];
   const claimLists = coordinatedItems(claim.tokens, claim.text);
   const pageLists = coordinatedItems(page.tokens, page.text);

@@ -187,7 +187,8 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         (c.cues - p.cues) % 2 === 0
       );
     });
-  for (const c of clausesOf(claim)) {
+  const claimClauses = clausesOf(claim);
+  for (const c of claimClauses) {
     let best = 0;
     let pairs: { clause: Clause; flips: [number, number][]; shared: number[] }[] = [];
     for (const p of pageClauses) {
@@ -238,7 +239,13 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
           flips.push([i, opposite]);
       }
       // An antonym alone links nothing: "v10.0 or newer" and "for older versions" share no word.
+      // Nor does one beside a single shared word, when the two leave most of the claim's clause
+      // out: "any other configured value is ignored with an error" and "fixed if the values are
+      // exactly the same" speak of other things ("footnotes are included in the output" and
+      // "footnotes are ignored" of one).
       if (shared.length === 0) continue;
+      if (shared.length === 1 && flips.length > 0 && 1 + flips.length < c.words.length / 2)
+        continue;
       const score = shared.length + flips.length;
       if (score < best) continue;
       if (score > best) pairs = [];
@@ -247,6 +254,27 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     }
     // Too little in common to say the clauses state the same thing.
     if (best < Math.min(2, c.words.length)) continue;
+    // An antonym the claim states itself in another clause, which states more of the page's
+    // clause, is that clause's: "%O pretty-prints an object over multiple lines, %o pretty-prints
+    // it on a single line" pairs "%O Pretty-print an Object on multiple lines" with its first
+    // clause, and its "single" is no denial of the page's "multiple".
+    const stated = (d: Clause, p: Clause): number =>
+      d.words.filter((i) => p.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!))).length;
+    for (const x of pairs) {
+      x.flips = x.flips.filter(
+        ([, j]) =>
+          !claimClauses.some(
+            (d) =>
+              d !== c &&
+              d.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)) &&
+              stated(d, x.clause) > best,
+          ),
+      );
+    }
+    pairs = pairs.filter(
+      (x) => x.flips.length > 0 || x.shared.length >= Math.min(2, c.words.length),
+    );
+    if (pairs.length === 0) continue;
     // Of clauses that tie, the ones whose sentence shares most of the whole claim state its case:
     // "By default, X is set" is answered by "By default, X is not set", not by "When truthy, X
     // is set" a sentence before.
@@ -378,12 +406,96 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         )
       );
     };
+    // Equal counts of negations agree only when they deny the same words: "Level 0 still
+    // compresses the data instead of expanding it" affirms what "Level 0 does no compression at
+    // all, and in fact expands the data" denies, and denies what it affirms. The claim word the
+    // page denies, when the two swap their denials so; a word the claim states both ways is a
+    // contrast of its own ("relative to X, not relative to Y").
+    const crossed = (x: (typeof pairs)[number]): number | undefined => {
+      if (x.flips.length > 0) return undefined;
+      const mine = c.words.filter((i) => claim.tokens[i]!.negated);
+      const theirs = x.clause.words.filter((j) => page.tokens[j]!.negated);
+      if (mine.length === 0 || theirs.length === 0) return undefined;
+      const both = (i: number): boolean =>
+        claim.tokens.some(
+          (t, k) =>
+            k !== i &&
+            t.content &&
+            t.negated !== claim.tokens[i]!.negated &&
+            related(t, claim.tokens[i]!),
+        );
+      if (
+        mine.some((i) => both(i) || theirs.some((j) => related(claim.tokens[i]!, page.tokens[j]!)))
+      )
+        return undefined;
+      // The denial of the claim's word must be elsewhere: one clause may deny its object where
+      // the other denies its verb ("uses X instead of Y" / "prefers X over using Y").
+      if (mine.some((i) => x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!))))
+        return undefined;
+      const sentence = pageSentences[x.clause.words[0]!];
+      const affirmed = mine.some((i) =>
+        page.tokens.some(
+          (t, k) =>
+            pageSentences[k] === sentence &&
+            t.content &&
+            !t.negated &&
+            related(claim.tokens[i]!, t),
+        ),
+      );
+      if (!affirmed) return undefined;
+      return c.words.find(
+        (i) =>
+          !claim.tokens[i]!.negated &&
+          !both(i) &&
+          theirs.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
+    };
+    // A verb that holds a denial says with its own word what the page says with "not" and
+    // another verb: "it leaves out the canvas module" / "this export does not include canvas
+    // module". Only when the claim states neither the page's denied verb nor a denial of its own,
+    // and the page does not state the claim's verb.
+    const denies = (x: (typeof pairs)[number]): boolean =>
+      c.cues === 0 &&
+      x.clause.cues === 1 &&
+      x.flips.length === 0 &&
+      c.words.some(
+        (i) =>
+          claim.tokens[i]!.pos === 'VERB' &&
+          DENYING.has(claim.tokens[i]!.lemma) &&
+          !x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      ) &&
+      x.clause.words.some(
+        (j) =>
+          page.tokens[j]!.negated &&
+          page.tokens[j]!.pos === 'VERB' &&
+          !c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
+    // So may the page's, of a thing the claim denies with "without" or "no": "the facade and
+    // hasModuleSyntax booleans are dropped" / "without the facade".
+    const deniedBy = (x: (typeof pairs)[number]): boolean =>
+      c.cues === 1 &&
+      x.clause.cues === 0 &&
+      x.flips.length === 0 &&
+      x.clause.words.some(
+        (j) =>
+          page.tokens[j]!.pos === 'VERB' &&
+          DENYING.has(page.tokens[j]!.lemma) &&
+          !c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
+      ) &&
+      c.words.some(
+        (i) =>
+          claim.tokens[i]!.negated &&
+          claim.tokens[i]!.pos !== 'VERB' &&
+          x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
     const agrees = (touching.length > 0 ? touching : pairs).some(
       (x) =>
-        (c.cues + x.flips.length) % 2 === x.clause.cues % 2 ||
+        ((c.cues + x.flips.length) % 2 === x.clause.cues % 2 && crossed(x) === undefined) ||
         !touches(x) ||
         conditional(x) ||
-        wordwise(x),
+        wordwise(x) ||
+        denies(x) ||
+        deniedBy(x),
     );
     if (agrees || pairs.length === 0 || echoed(c)) continue;
     const x = touching[0] ?? pairs[0]!;
@@ -399,6 +511,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     const negatedIn = (a: Analysis, words: readonly number[]): number | undefined =>
       words.find((i) => a.tokens[i]!.negated);
     const claimAt =
+      crossed(x) ??
       negatedIn(claim, c.words) ??
       flip?.[0] ??
       c.words.find((i) => claim.tokens[i]!.pos === 'VERB') ??
@@ -515,6 +628,18 @@ function exclusions(claim: Analysis, page: Analysis): Conflict[] {
     if (inSentence.some((x) => !x.negated && denied.some((d) => d.lower === x.lower))) continue;
     const at = denied.map((d) => claim.tokens.findIndex((x) => x.lower === d.lower));
     if (at.some((i) => i < 0)) continue;
+    // A verb that holds a denial may deny the phrase in the claim too ("it leaves out the canvas
+    // module" / "this export does not include canvas module").
+    const first = Math.min(...at);
+    const barred =
+      at.every((i, k) => k === 0 || i === at[k - 1]! + 1) &&
+      claim.tokens
+        .slice(Math.max(0, first - 4), first)
+        .some(
+          (x) =>
+            x.pos === 'VERB' && DENYING.has(x.lemma) && x.clause === claim.tokens[first]!.clause,
+        );
+    if (barred) continue;
     const around = page.tokens.filter((_, k) => !phrase.includes(k));
     const shared = claim.tokens.filter(
       (x, k) => !at.includes(k) && x.content && around.some((w) => w.content && related(x, w)),

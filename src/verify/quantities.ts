@@ -173,6 +173,8 @@ export function extractQuantities(text: string): Quantity[] {
   // call, no measure: "realloc(200)" on the page is no answer to the claim's "200 bytes".
   for (const m of text.matchAll(/[A-Za-z_$][\w$]*\(\s*\d[\d.,\s]*\)/g))
     taken.push([m.index + m[0].indexOf('('), m.index + m[0].length]);
+  // A section number ("RFC 4291 §2.5.5.2") is a name, neither a version nor an amount.
+  for (const m of text.matchAll(/§\s*\d+(?:\.\d+)*/g)) taken.push([m.index, m.index + m[0].length]);
   const date = (start: number, end: number, y: number, m: number, d: number): void => {
     if (!free(start, end)) return;
     push({
@@ -588,7 +590,7 @@ const SPAN =
 const NEGATED: Partial<Record<Bound, Bound>> = { le: 'gt', lt: 'ge', ge: 'lt', gt: 'le' };
 
 /** True when a negation cue stands in the same clause within eight words before `at`. */
-function negatedBefore(lower: string, at: number): boolean {
+export function negatedBefore(lower: string, at: number): boolean {
   const clause =
     lower
       .slice(Math.max(0, at - 60), at)

@@ -166,6 +166,15 @@ function unnamedOptions(claim: string, stated: string): string[] {
   return optionNames(claim).filter((name) => !hasTerm(text, name));
 }
 
+/**
+ * True when the text writes the word (four letters or more) as the head or tail of a longer one:
+ * "call stack" as "callstack", "pop-ups" as "popups".
+ */
+function compounded(word: string, text: string): boolean {
+  if (word.length < 4 || !/^\p{L}+$/u.test(word)) return false;
+  return new RegExp(`(?<!\\p{L})${word}\\p{L}{3,}|\\p{L}{3,}${word}(?!\\p{L})`, 'u').test(text);
+}
+
 /** Values of a setting: a statement that gives one states a fact no rewording drops. */
 const SETTING_VALUES = new Set(['true', 'false', 'enabled', 'disabled']);
 
@@ -173,8 +182,8 @@ const SETTING_VALUES = new Set(['true', 'false', 'enabled', 'disabled']);
  * The words of a statement the claim joins to another that the passage leaves out: "the sensitive
  * and trailing options default to true and the delimiter is '/'" against a passage on the
  * delimiter alone. The claim's coverage as a whole may pass while one of its statements is not
- * there at all: such a statement (three words or more missing, and at most one stated, or fewer
- * than half with a setting's value among the missing) keeps the passage from supporting ("..., and
+ * there at all: such a statement (three words or more missing, and at most one or a third of them
+ * stated, or fewer than half with a setting's value among the missing) keeps the passage from supporting ("..., and
  * can rely on that method being available" against a passage that only says it MAY be read).
  */
 function unstatedStatements(c: Analysis, words: readonly number[], matched: Set<number>): string[] {
@@ -197,7 +206,10 @@ function unstatedStatements(c: Analysis, words: readonly number[], matched: Set<
     const left = g.filter((i) => !matched.has(i));
     const setting = left.some((i) => SETTING_VALUES.has(c.tokens[i]!.lower));
     const stated = g.length - left.length;
-    if (left.length >= 3 && (stated <= 1 || (setting && left.length * 2 > g.length)))
+    if (
+      left.length >= 3 &&
+      (stated <= 1 || stated * 3 <= g.length || (setting && left.length * 2 > g.length))
+    )
       out.push(left.map((i) => c.tokens[i]!.text).join(' '));
   }
   return out;
@@ -494,7 +506,8 @@ export function verifyClaim(
       (t) =>
         t.text === x.claim &&
         // A piece of an identifier states the word too ("proxy" in `HTTP_PROXY`).
-        p.tokens.some((q) => /\p{L}{2}/u.test(q.text) && !q.cue && related(t, q)),
+        (p.tokens.some((q) => /\p{L}{2}/u.test(q.text) && !q.cue && related(t, q)) ||
+          compounded(t.lower, pageNorm)),
     );
   for (const find of [swappedWords, slotSwaps, modifierReplaced]) {
     if (conflicts.some((x) => x.kind === 'term')) break;
