@@ -35,8 +35,10 @@
 // postscreen guides and four more READMEs, written the same way) or claims-nineteenth.json
 // (HAProxy's starter guide, plain text in <pre> blocks; rsyslog's imfile page, FFmpeg's protocols
 // manual, Knot DNS's configuration reference and the zod-to-json-schema, obug, source-map-js and
-// @tootallnate/quickjs-emscripten READMEs, written the same way; its test split is the one nobody
-// has looked at).
+// @tootallnate/quickjs-emscripten READMEs, written the same way) or claims-twentieth.json (Lynx's
+// Options Menu help, the Fetchmail FAQ, the ncurses(3x) man page, BIND 9.18's release notes and
+// the ip-address, linkedom, @isaacs/nonrecursive-glob-match and unpdf READMEs, written the same
+// way; its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
