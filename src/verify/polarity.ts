@@ -450,52 +450,12 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
           theirs.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
       );
     };
-    // A verb that holds a denial says with its own word what the page says with "not" and
-    // another verb: "it leaves out the canvas module" / "this export does not include canvas
-    // module". Only when the claim states neither the page's denied verb nor a denial of its own,
-    // and the page does not state the claim's verb.
-    const denies = (x: (typeof pairs)[number]): boolean =>
-      c.cues === 0 &&
-      x.clause.cues === 1 &&
-      x.flips.length === 0 &&
-      c.words.some(
-        (i) =>
-          claim.tokens[i]!.pos === 'VERB' &&
-          DENYING.has(claim.tokens[i]!.lemma) &&
-          !x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
-      ) &&
-      x.clause.words.some(
-        (j) =>
-          page.tokens[j]!.negated &&
-          page.tokens[j]!.pos === 'VERB' &&
-          !c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
-      );
-    // So may the page's, of a thing the claim denies with "without" or "no": "the facade and
-    // hasModuleSyntax booleans are dropped" / "without the facade".
-    const deniedBy = (x: (typeof pairs)[number]): boolean =>
-      c.cues === 1 &&
-      x.clause.cues === 0 &&
-      x.flips.length === 0 &&
-      x.clause.words.some(
-        (j) =>
-          page.tokens[j]!.pos === 'VERB' &&
-          DENYING.has(page.tokens[j]!.lemma) &&
-          !c.words.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
-      ) &&
-      c.words.some(
-        (i) =>
-          claim.tokens[i]!.negated &&
-          claim.tokens[i]!.pos !== 'VERB' &&
-          x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
-      );
     const agrees = (touching.length > 0 ? touching : pairs).some(
       (x) =>
         ((c.cues + x.flips.length) % 2 === x.clause.cues % 2 && crossed(x) === undefined) ||
         !touches(x) ||
         conditional(x) ||
-        wordwise(x) ||
-        denies(x) ||
-        deniedBy(x),
+        wordwise(x),
     );
     if (agrees || pairs.length === 0 || echoed(c)) continue;
     const x = touching[0] ?? pairs[0]!;

@@ -1,6 +1,6 @@
 // A value the page denies, two denials that swap what they deny, an antonym another clause of the
-// claim owns, an antonym beside a single shared word, verbs that hold a denial ("leaves out",
-// "skips", "are dropped"), a case opened with "Given", section numbers that are no versions, a
+// claim owns, an antonym beside a single shared word, a phrase a denying verb governs ("leaves
+// out the canvas module"), a case opened with "Given", section numbers that are no versions, a
 // list that ends at a lone letter, a statement of the claim the passage states a third of, and
 // swaps: across a sentence between, of values given for names, not of a word inside a longer one.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -117,27 +117,6 @@ describe('verbs that hold a denial', () => {
       'This export works with Web Workers, but it leaves out the worker module and takes canvas from the context.',
       'This export works with Web Workers. Please note, this export does not include canvas module, and the worker is retrieved from the context.',
       'negation',
-    );
-  });
-
-  it("reads a denying verb as the denial of the page's other verb", () => {
-    expectSupported(
-      'The parser skips comments in the input.',
-      'The parser does not read comments in the input.',
-    );
-    expectSupported(
-      'The parser leaves the connection open.',
-      'The parser does not close the connection.',
-    );
-    expectConflict(
-      'The parser reads comments in the input.',
-      'The parser does not read comments in the input.',
-      'negation',
-    );
-    // On the page's side too: "are dropped" / "without".
-    expectSupported(
-      'In the minimal build, parse() returns the two-element tuple, without the facade booleans.',
-      'In the minimal build, parse returns a two-element tuple only - the facade booleans are dropped.',
     );
   });
 });
