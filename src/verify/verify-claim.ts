@@ -168,7 +168,7 @@ function unnamedOptions(claim: string, stated: string): string[] {
 
 /**
  * True when the text writes the word (four letters or more) as the head or tail of a longer one:
- * "call stack" as "callstack", "pop-ups" as "popups".
+ * "call" of "call stack" in "callstack", "stamp" of "time stamp" in "timestamp".
  */
 function compounded(word: string, text: string): boolean {
   if (word.length < 4 || !/^\p{L}+$/u.test(word)) return false;
@@ -183,8 +183,9 @@ const SETTING_VALUES = new Set(['true', 'false', 'enabled', 'disabled']);
  * and trailing options default to true and the delimiter is '/'" against a passage on the
  * delimiter alone. The claim's coverage as a whole may pass while one of its statements is not
  * there at all: such a statement (three words or more missing, and at most one or a third of them
- * stated, or fewer than half with a setting's value among the missing) keeps the passage from supporting ("..., and
- * can rely on that method being available" against a passage that only says it MAY be read).
+ * stated, or fewer than half with a setting's value among the missing) keeps the passage from
+ * supporting ("..., and can rely on that method being available" against a passage that only
+ * says it MAY be read).
  */
 function unstatedStatements(c: Analysis, words: readonly number[], matched: Set<number>): string[] {
   const groups: number[][] = [[]];
