@@ -305,7 +305,9 @@ async function main(): Promise<number> {
   try {
     const indexed = await server.engines.index.indexPaths(keys.map((k) => docFile(k)));
     if (indexed.failed.length > 0) {
-      throw new Error(`Indexing failed: ${indexed.failed.map((f) => f.path).join(', ')}`);
+      throw new Error(
+        `Indexing failed: ${indexed.failed.map((f) => `${f.path} (${f.error})`).join(', ')}`,
+      );
     }
     const ids = new Map<string, string>();
     for (const d of indexed.documents) {

@@ -6,6 +6,7 @@ import TurndownService from 'turndown';
 import { toPageLike, withTimeout } from './adapter.js';
 import type { AnyPage } from './adapter.js';
 import { DEFAULTS } from './defaults.js';
+import { parseDocument } from '../html-document.js';
 import { collapseWhitespace, normalizeText } from './text.js';
 
 /** A link of the main content. */
@@ -78,13 +79,13 @@ export async function readPage(
 
 /** The pure half of {@link readPage}: reads a serialised page fetched from `url`. */
 export function readHtml(html: string, url: string, title = ''): ReadPageResult {
-  const { document: doc } = parseHTML(html);
+  const doc = parseDocument(html);
   const metadata = readMetadata(doc);
   const lang = doc.documentElement?.getAttribute('lang') || null;
   for (const el of Array.from(doc.querySelectorAll('script,style,noscript,template'))) el.remove();
   absolutize(doc, url);
   // Readability mutates what it reads: give it its own parse.
-  const forReadability = parseHTML(html).document;
+  const forReadability = parseDocument(html);
   absolutize(forReadability, url);
   const article = new Readability(forReadability as unknown as Document).parse();
   const contentHtml = article?.content ?? doc.body?.innerHTML ?? '';

@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { parseDocument } from '../../../../html-document.js';
 import type { Block, ExtractedDocument } from '../types.js';
 import { readHtmlMeta, withMeta } from './html-meta.js';
 import { proseParagraphs } from './plain.js';
@@ -266,7 +267,7 @@ export function readHtml(
   html: string,
   options: { baseUrl: string | null; readability?: boolean },
 ): ExtractedDocument {
-  const { document } = parseHTML(html);
+  const document = parseDocument(html);
   const meta = readHtmlMeta(document, options.baseUrl);
   // A saved page states its real address; its relative image URLs resolve against that, not the file.
   const baseUrl =
@@ -278,7 +279,7 @@ export function readHtml(
   let articleTitle: string | null = null;
   if (options.readability !== false) {
     // Readability mutates the tree it reads, so it gets its own copy.
-    const { document: copy } = parseHTML(html);
+    const copy = parseDocument(html);
     let article: ReturnType<Readability['parse']> = null;
     try {
       article = new Readability(copy, { charThreshold: 100 }).parse();
