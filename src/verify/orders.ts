@@ -72,6 +72,15 @@ const SEQUENCES: readonly RegExp[] = [
   ),
 ];
 
+/**
+ * A change written to its end first: "was increased to 400 from a low 50", "moved to X from Y";
+ * group 1 is the second (the end), group 2 the first (the start).
+ */
+const CHANGES_BACK = new RegExp(
+  String.raw`\b(?:increas|decreas|reduc|rais|lower|chang|mov|bump|switch|upgrad|downgrad|grow|grew|shr[iu]nk|cut)[\p{L}]* to ${SIDES}from ${REST}`,
+  'gu',
+);
+
 /** Words of the verb group before an order's verb ("the last source will always override"). */
 const VERB_GROUP = new Set(
   'will would can could may might should must does do did is are always also still then'.split(' '),
@@ -133,6 +142,7 @@ export function ordersOf(text: string): Ordered[] {
   for (const re of SEQUENCES) {
     for (const m of lower.matchAll(re)) add('sequence', m[1]!, phraseAfter(m[2]!, 0));
   }
+  for (const m of lower.matchAll(CHANGES_BACK)) add('sequence', phraseAfter(m[2]!, 0), m[1]!);
   // Numbered lists: "(1) escape, (2) interpolate, (3) evaluate"; under a word of priority they rank.
   for (const m of lower.matchAll(
     /\(1\)\s*([^(]+?)[,;]?\s*(?:and\s+)?\(2\)\s*([^(]+?)(?:[,;]?\s*(?:and\s+)?\(3\)\s*([^(.;]+))?(?=[.;]|$|\s*\(4\))/gu,

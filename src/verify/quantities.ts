@@ -239,10 +239,11 @@ export function extractQuantities(text: string): Quantity[] {
       end,
     });
   }
-  // A product's release named in mid-sentence ("added in Python 3.7", "since Postfix 2.2"): a
-  // decimal number right after a capitalised name is its version, not an amount.
+  // A product's release named in mid-sentence ("added in Python 3.7", "since Postfix 2.2") or
+  // opening it ("Jinja 2.8 increased the default cache size"): a decimal number right after a
+  // capitalised name is its version, not an amount.
   for (const m of text.matchAll(
-    /(?<=[\p{Ll},]\s+)(?:[A-Z][\w+#-]*(?:\.[a-z]+)?)\s+(\d+\.\d+)(?![\d.]*\d|[\w%])/gu,
+    /(?<=^\s*|[\p{Ll},]\s+)(?:[A-Z][\w+#-]*(?:\.[a-z]+)?)\s+(\d+\.\d+)(?![\d.]*\d|[\w%])/gu,
   )) {
     const start = m.index + m[0].length - m[1]!.length;
     const end = start + m[1]!.length;

@@ -336,14 +336,21 @@ export function verifyClaim(
       ),
     ),
   ].flatMap((m) => m[1]!.split(/,\s*/).map((v) => v.replace(/^v/i, '')));
+  // The release a changelog's heading names ("Version 3.1.0") states its version for the items
+  // under it; a claim's other version is no conflict, since a changelog may list one change
+  // under several releases (deprecated in one, removed in the next).
+  const releases = [...(options.heading ?? '').matchAll(RELEASE_HEADING)].map((m) =>
+    (m[1] ?? m[2]!).replace(/^v/i, ''),
+  );
   // Only for a version of the entry the heading names: "Since v13.0.0, console.timeEnd() ..."
   // says nothing of when the console.time() above its passage came.
   const headingNorm = norm(options.heading ?? '');
   const entryVersion = (q: string): boolean => {
+    if (productVersion(c, q)) return true;
     const holder = versionHolder(c, q);
     return holder === undefined || hasTerm(headingNorm, holder);
   };
-  if (headingVersions.length > 0) {
+  if (headingVersions.length > 0 || releases.length > 0) {
     const version = (q: string): string | undefined =>
       new RegExp(`^v?(${VERSION})$`, 'i').exec(q)?.[1];
     const known = [
@@ -352,13 +359,21 @@ export function verifyClaim(
     const plain = !p.quantities.some((q) => q.kind === 'version');
     for (const q of quantities.missing) {
       const v = version(q);
-      if (v && !known.includes(v) && plain && entryVersion(q))
+      if (
+        v &&
+        headingVersions.length > 0 &&
+        !known.some((k) => sameVersion(k, v)) &&
+        plain &&
+        entryVersion(q)
+      )
         quantities.conflicts.push({ kind: 'number', claim: q, page: headingVersions[0]! });
     }
     quantities.missing = quantities.missing.filter((q) => {
       const v = version(q);
       if (!v || !entryVersion(q)) return true;
-      return !headingVersions.includes(v) && (!plain || known.includes(v));
+      if (releases.some((h) => sameVersion(h, v))) return false;
+      if (headingVersions.length === 0) return true;
+      return !headingVersions.some((h) => sameVersion(h, v)) && (!plain || known.includes(v));
     });
   }
   // A constant's value its entry defines under its heading ("#define ASN1_MAX_ERROR_DESCRIPTION_SIZE
@@ -858,6 +873,35 @@ function entrySwaps(claim: Analysis, pageNorm: string, heading: string | undefin
     (k) => k !== first && siblings(first, k) && hasTerm(h, k.text) && !hasTerm(pageNorm, k.text),
   );
   return other ? [{ kind: 'term', claim: first.text, page: other.text }] : [];
+}
+
+/**
+ * The heading of a release in a changelog or release notes: "Version 3.1.0", "Release 2.4",
+ * "Changes in 1.2.0", "Notes for BIND 9.18.49", or a version alone, with its date ("2.10.1
+ * (2020-01-01)", "v3.0.0 - 2021-05-11"). Not a section number ("7.2. Binary Dependencies"), nor
+ * a row of a History table ("History Version Changes v23.0.0 Added in: v22.0.0").
+ */
+const RELEASE_HEADING = new RegExp(
+  `\\b(?:version|release|(?:changes|notes) (?:in|for)(?: [A-Z][\\w+-]*)?)\\s+(v?${VERSION})\\b|^\\s*(v?${VERSION})\\s*(?:$|[([\u2013\u2014\u00b6-])`,
+  'gim',
+);
+
+/** True when two versions are one release: equal but for trailing zero parts ("3.0" / "3.0.0"). */
+const sameVersion = (a: string, b: string): boolean =>
+  a.replace(/(?:\.0)+$/, '') === b.replace(/(?:\.0)+$/, '');
+
+/**
+ * True when the claim writes the version right after a capitalised name that is no name in code
+ * ("Since Jinja 3.1.0 the groupby filter ..."): a release of the product, whatever names in code
+ * the claim gives after it.
+ */
+function productVersion(claim: Analysis, version: string): boolean {
+  const q = claim.quantities.find((x) => x.text === version);
+  const m = q && /(?:^|\s)([A-Z][\w.+#-]*)\s+v?$/.exec(claim.text.slice(0, q.start));
+  if (!m) return false;
+  // A content word: "Since v13.0.0" names no product.
+  const word = claim.tokens.find((t) => t.text === m[1]);
+  return !!word?.content && !namesInCode(claim).some((k) => k.text === m[1]);
 }
 
 /** The claim's names in code: its key terms written as code or as identifiers. */
