@@ -119,6 +119,17 @@ export interface VerifyClaimOptions {
    * sentences on one topic, so only a very close passage may share fewer words. @default 0.83
    */
   semanticSimilarity?: number | undefined;
+  /**
+   * `similarity` under which a passage found by meaning is only loosely near the claim: on its
+   * topic, as any passage about the same thing is. @default 0.8
+   */
+  looseSimilarity?: number | undefined;
+  /**
+   * Least word coverage for `supported` of a passage under `looseSimilarity`: measured over
+   * twenty-one claim sets, such passages supported as many false claims (a negation in other
+   * words) as paraphrases when they shared fewer of the claim's words. @default 0.7
+   */
+  minLooseCoverage?: number | undefined;
   /** Least coverage (conflicting words counted) for a conflict to mean `contradicted`. @default 0.5 */
   minRelatedCoverage?: number | undefined;
 }
@@ -138,6 +149,8 @@ export const CLAIM_DEFAULTS = {
   minCoverage: 0.5,
   minSemanticCoverage: 0.5,
   semanticSimilarity: 0.83,
+  looseSimilarity: 0.8,
+  minLooseCoverage: 0.7,
   minRelatedCoverage: 0.5,
 } as const;
 
@@ -689,9 +702,18 @@ export function verifyClaim(
   }
   const close =
     (options.similarity ?? 0) >= (options.semanticSimilarity ?? CLAIM_DEFAULTS.semanticSimilarity);
-  const needed = close
+  const base = close
     ? (options.minSemanticCoverage ?? CLAIM_DEFAULTS.minSemanticCoverage)
     : (options.minCoverage ?? CLAIM_DEFAULTS.minCoverage);
+  // A passage the encoder puts only loosely near the claim is on its topic, not proof of its
+  // fact: it must state most of the claim's words ("you still need to gunzip your data" found
+  // for "tar-stream gunzips .tar.gz data by itself, so you don't need to decompress it first").
+  const loose =
+    options.similarity !== undefined &&
+    options.similarity < (options.looseSimilarity ?? CLAIM_DEFAULTS.looseSimilarity);
+  const needed = loose
+    ? Math.max(base, options.minLooseCoverage ?? CLAIM_DEFAULTS.minLooseCoverage)
+    : base;
   if (coverage + 1e-9 < needed) {
     return {
       verdict: 'unrelated',

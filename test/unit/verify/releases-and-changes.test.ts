@@ -84,3 +84,25 @@ describe('a change written to its end first', () => {
     );
   });
 });
+
+describe('a passage found by meaning, only loosely near the claim', () => {
+  const claim =
+    'tar-stream gunzips .tar.gz data by itself, so you do not need to decompress it first.';
+  const page =
+    'Note that you still need to gunzip your data if you have a .tar.gz. We recommend using gunzip-maybe in conjunction with this.';
+
+  it('must state most of the claim: on its topic is no proof of its fact', () => {
+    const loose = verifyClaim(claim, page, { similarity: 0.79 });
+    expect(loose.coverage).toBeLessThan(0.7);
+    expect(loose.verdict).not.toBe('supported');
+    expect(loose.reason).toContain('< 0.7');
+  });
+
+  it('keeps the usual coverage for a close passage, and for one found by words', () => {
+    const close = verifyClaim(claim, page, { similarity: 0.81 });
+    const byWords = verifyClaim(claim, page);
+    expect(close.reason).not.toContain('< 0.7');
+    expect(byWords.reason).not.toContain('< 0.7');
+    expect(close.verdict).toBe(byWords.verdict);
+  });
+});
