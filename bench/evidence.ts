@@ -38,7 +38,10 @@
 // @tootallnate/quickjs-emscripten READMEs, written the same way) or claims-twentieth.json (Lynx's
 // Options Menu help, the Fetchmail FAQ, the ncurses(3x) man page, BIND 9.18's release notes and
 // the ip-address, linkedom, @isaacs/nonrecursive-glob-match and unpdf READMEs, written the same
-// way; its test split is the one nobody has looked at).
+// way) or claims-twentyfirst.json (the Debian FAQ's chapter on package management, Jinja's
+// changelog, the xmllint(1) man page, Go's assembler guide and the uri-js, type-check,
+// pg-connection-string and htmlparser2 READMEs, written the same way; its test split is the one
+// nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
