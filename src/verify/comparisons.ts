@@ -49,8 +49,17 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
   // what "than" names is still the comparison's other side, up to the end of its own clause.
   const than = thanOf(a, at);
   const thanClause = than >= 0 ? a.tokens[than + 1]?.clause : undefined;
+  // An earlier comparison of the same word in the sentence has its own sides: its clause is not
+  // this one's left ("X runs before its package is unpacked, while Y runs before the files are
+  // removed"). One of another word may share the subject ("less costly and faster than Y").
+  const self = a.comparatives.find((k) => k.at === at);
+  const earlier = a.comparatives.findLast(
+    (k) => k.at < at && k.at >= first && k.base === self?.base,
+  );
+  const taken = earlier ? a.tokens[earlier.at]!.clause : -1;
   a.tokens.forEach((t, i) => {
     if (!t.content || i === at || i < first || i > last || aside.has(i)) return;
+    if (i < at && t.clause <= taken) return;
     const own = i > at && t.clause === clause && (end < 0 || i < end);
     const named = than >= 0 && i > than && t.clause === thanClause;
     (own || named ? right : left).add(t.lemma);
@@ -80,6 +89,10 @@ function thanOf(a: Analysis, at: number): number {
 }
 
 const overlap = (x: Set<string>, y: Set<string>): number => [...x].filter((w) => y.has(w)).length;
+
+/** The words of `x` that `y` does not have. */
+const only = (x: Set<string>, y: Set<string>): Set<string> =>
+  new Set([...x].filter((w) => !y.has(w)));
 
 /**
  * The content words of the comparison's own clause; a clause of fewer than two besides it ("but
@@ -200,10 +213,14 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
         a.tokens[at + 1]?.pos === 'NOUN' &&
         thanOf(a, at) < 0 &&
         !a.tokens.some((t, k) => k > at && t.clause === a.tokens[at]!.clause && t.lower === 'than');
+      // Only words on one side of each tell the sides apart: "package" before and after both
+      // "runs before the files of the package" and "before the package is unpacked" swaps nothing.
+      const [ol, or] = [only(cl, cr), only(cr, cl)];
+      const [opl, opr] = [only(pl, pr), only(pr, pl)];
       const swapped =
         !before(claim, c.at) &&
         !before(page, p.at) &&
-        overlap(cl, pr) + overlap(cr, pl) > overlap(cl, pl) + overlap(cr, pr);
+        overlap(ol, opr) + overlap(or, opl) > overlap(ol, opl) + overlap(or, opr);
       const sign = p.sign * (opposite ? -1 : 1) * (swapped ? -1 : 1);
       if (sign === c.sign) agreed = true;
       else against ??= p;

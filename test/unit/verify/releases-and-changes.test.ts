@@ -1,6 +1,8 @@
 // Changelogs: the release a section's heading names ("Version 3.1.0") is stated for the items under
 // it; a product's version may open a claim ("Jinja 2.8 increased ..."); a change written to its end
-// first ("increased to 400 from a low 50") is the same change as "from a low 50 to 400".
+// first ("increased to 400 from a low 50") is the same change as "from a low 50 to 400"; a loosely
+// near passage found by meaning must state most of the claim; two comparisons of one word in a
+// sentence each have their own sides.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -104,5 +106,30 @@ describe('a passage found by meaning, only loosely near the claim', () => {
     expect(close.reason).not.toContain('< 0.7');
     expect(byWords.reason).not.toContain('< 0.7');
     expect(close.verdict).toBe(byWords.verdict);
+  });
+});
+
+describe('two comparisons of one word in a sentence', () => {
+  const page =
+    'This script is executed before the package it belongs to is unpacked from its Debian archive (".deb") file. Many preinst scripts stop services for packages which are being upgraded.';
+
+  it("gives each its own sides: the first clause is not the second one's left", () => {
+    const r = verifyClaim(
+      'A Debian preinst script runs before its package is unpacked from the .deb file, while a prerm script runs before the files of the package are removed.',
+      page,
+    );
+    expect(r.conflicts).toEqual([]);
+    expectSupported(
+      'This script is executed before the package is unpacked from its Debian archive file, and it runs before the package files are removed.',
+      page,
+    );
+  });
+
+  it('still sets a flipped one against the page', () => {
+    expectConflict(
+      'This script is executed after the package it belongs to is unpacked from its Debian archive file.',
+      page,
+      'comparative',
+    );
   });
 });
