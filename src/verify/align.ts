@@ -31,6 +31,7 @@ export function quantityAlignment(
 ): { conflicts: Conflict[]; missing: string[] } {
   const conflicts: Conflict[] = [];
   const missing: string[] = [];
+  const pageLower = page.text.toLowerCase();
   // A page value the claim states as is answers that claim value, not another one: "peaks at
   // 1,000 requests, far above the ambient load of 50" does not pit the 50 against the 1,000.
   const stated = new Set(
@@ -152,7 +153,7 @@ export function quantityAlignment(
         (p) =>
           !stated.has(p.start) &&
           !example(page, p) &&
-          !denied(page, p) &&
+          !denied(page, p, pageLower) &&
           !otherCase(claim, page, p) &&
           aligned(q, claim, p, page) &&
           // "a single data reference" counts only its own noun: no other count is set against it.
@@ -275,10 +276,10 @@ function example(page: Analysis, p: Quantity): boolean {
 /**
  * True when the page denies the value itself ("we recommend not to set the polling interval to 0
  * seconds", "must never be 0"): it rules one value out, and no other differs from it. A bound
- * under a negation ("not more than 5") is read as a bound already.
+ * under a negation ("not more than 5") is read as a bound already. `lower`: the page's text in
+ * lower case, when the caller has it.
  */
-function denied(page: Analysis, p: Quantity): boolean {
-  const lower = page.text.toLowerCase();
+function denied(page: Analysis, p: Quantity, lower = page.text.toLowerCase()): boolean {
   // Not a case a condition denies ("if your server is not listening on UDP port 514"): the
   // value is still the one that holds.
   const sentence = lower.slice(Math.max(0, lower.lastIndexOf('. ', p.start)), p.start);
@@ -651,8 +652,8 @@ function valueForSwaps(claim: string, page: string): Conflict[] {
   const pairs = (text: string): [string, string][] =>
     [...text.matchAll(VALUE_FOR)].map((m) => [m[1]!, m[2]!]);
   const theirs = pairs(page);
+  const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
   for (const [value, name] of pairs(claim)) {
-    const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
     const given = theirs.filter(([v]) => v === value);
     if (given.length === 0 || given.some(([, n]) => same(n, name))) continue;
     if (theirs.some(([v, n]) => same(n, name) && v !== value))
