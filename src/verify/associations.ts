@@ -407,6 +407,8 @@ function preferences(a: Analysis): {
   chosen: Map<string, Analysis['tokens'][number]>;
   instead: [string, string];
   favour: boolean;
+  after: Token;
+  phrase: string;
 }[] {
   const out: ReturnType<typeof preferences> = [];
   a.tokens.forEach((t, i) => {
@@ -423,7 +425,11 @@ function preferences(a: Analysis): {
     for (let k = i - 1; k >= Math.max(0, i - reach) && a.tokens[k]!.clause === t.clause; k--) {
       if (a.tokens[k]!.content) chosen.set(a.tokens[k]!.stem, a.tokens[k]!);
     }
-    out.push({ chosen, instead: [after.stem, after.text], favour });
+    const phrase = a.tokens
+      .slice(i, i + (favour ? 3 : 2))
+      .map((x) => x.text)
+      .join(' ');
+    out.push({ chosen, instead: [after.stem, after.text], favour, after, phrase });
   });
   return out;
 }
@@ -469,11 +475,20 @@ const SETS_AGAINST =
 /**
  * The preference a claim states ("arguments end up in _ instead of under --") where the passage
  * sets nothing against anything: no contrast, no negation ("Should unparsed flags be stored in --
- * or _"). The passage names both and chooses neither.
+ * or _"), so it names both and chooses neither; or where the passage names neither side ("links
+ * URLs without a scheme as https:// instead of http://" / "recognizes mailto: links ... instead of
+ * ignoring trailing characters"): the contrast is the claim's own.
  */
-export function unstatedPreferences(claim: string, page: string): string[] {
-  const m = PREFERS.exec(claim);
-  return m && !SETS_AGAINST.test(page) ? [m[0]] : [];
+export function unstatedPreferences(claim: Analysis, page: Analysis): string[] {
+  const m = PREFERS.exec(claim.text);
+  if (m && !SETS_AGAINST.test(page.text)) return [m[0]];
+  const named = (t: Token): boolean => page.tokens.some((x) => x.content && related(t, x));
+  for (const { chosen, after, phrase } of preferences(claim)) {
+    const nearest = chosen.values().next().value;
+    if (nearest && !named(nearest) && !named(after))
+      return [`${nearest.text} ${phrase} ${after.text}`];
+  }
+  return [];
 }
 
 /**

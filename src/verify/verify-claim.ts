@@ -606,7 +606,7 @@ export function verifyClaim(
   }
   // A preference the passage leaves open ("stored in -- or _") keeps it from supporting, but is
   // no reason to doubt a conflict it states.
-  missing.push(...unstatedPreferences(c.text, p.text));
+  missing.push(...unstatedPreferences(c, p));
   // Words a passage must state itself, not only share the claim's topic:
   // - the case a claim's condition names ("when you give createConnection a callback"): a
   //   passage that names no such thing speaks of the general case;
@@ -968,8 +968,13 @@ function otherSubject(
   );
   if (!mine) return [];
   const claimText = norm(claim.text);
+  // The passage's subject is another name only when the claim does not use its words too ("The
+  // urlize filter recognizes ..." names `urlize.extra_schemes`, but the claim's filter is urlize).
+  const claimWords = new Set(claim.tokens.map((t) => t.lower));
   const elsewhere = (a: Analysis): boolean => {
-    const theirs = subjectOf(a).map((t) => t.lower);
+    const theirs = subjectOf(a)
+      .map((t) => t.lower)
+      .filter((w) => !claimWords.has(w));
     return a.keyTerms.some(
       (k) =>
         k.kind !== 'rare' &&

@@ -1,6 +1,6 @@
 // Association swaps: two things named in one sentence, each given the other's facts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../../src/verify/index.js';
+import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import { sentenceRanges } from '../../../src/verify/analyze.js';
 import { associationSwaps, contrastSwaps } from '../../../src/verify/associations.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -212,6 +212,43 @@ describe('contrastSwaps', () => {
       'chalk.stderr holds a separate instance, with color support detected for the stdout stream instead of stderr.',
       page,
       'term',
+    );
+  });
+});
+
+describe('unstatedPreferences: a contrast the passage names neither side of', () => {
+  const short =
+    'The urlize filter recognizes mailto: links and takes extra_schemes (or env.policies["urlize.extra_schemes"]) to recognize other schemes. It tries to balance parentheses within a URL instead of ignoring trailing characters.';
+  const whole = `${short} The parsing in general has been updated to be more efficient and match more cases. URLs without a scheme are linked as https:// instead of http://.`;
+  const options = {
+    context: 'Changes \u2014 Jinja Documentation (3.1.x)',
+    heading: 'Version 3.0.0',
+  };
+
+  it('keeps a passage with a contrast of its own from supporting the claim\u2019s', () => {
+    for (const claim of [
+      'The urlize filter recognizes mailto: links and links URLs that have no scheme as http:// instead of https://.',
+      'The urlize filter recognizes mailto: links and links URLs that have no scheme as https:// instead of http://.',
+    ]) {
+      const r = verifyClaim(claim, short, options);
+      expect(r.verdict, r.reason).toBe('unrelated');
+      expect(r.missing.join(' ')).toMatch(/instead of/);
+    }
+    expectConflict(
+      'The urlize filter recognizes mailto: links and links URLs that have no scheme as http:// instead of https://.',
+      whole,
+      'term',
+      { claim: 'http', page: 'https' },
+      options,
+    );
+  });
+
+  it('reads the subject of a release note the claim names itself as the claim\u2019s', () => {
+    // The passage's `urlize.extra_schemes` is no other subject: the claim's filter is urlize.
+    expectSupported(
+      'Since Jinja 3.0.0 the urlize filter recognizes mailto: links and links URLs that have no scheme as https:// instead of http://.',
+      whole,
+      options,
     );
   });
 });
