@@ -143,6 +143,7 @@ export type {
 export {
   verifyClaim,
   statedKeyTerms,
+  wordSwapsOnly,
   statementsOf,
   analyze as analyzeClaim,
   extractQuantities,

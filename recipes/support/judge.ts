@@ -3,7 +3,7 @@
  * claim is `supported` only when one of them passes. A false `supported` is the worst error the
  * evidence recipes can make, so when in doubt the verdict is not `supported`.
  */
-import { analyzeClaim, statedKeyTerms, verifyClaim } from '../../src/index.js';
+import { analyzeClaim, statedKeyTerms, verifyClaim, wordSwapsOnly } from '../../src/index.js';
 import type { ClaimAnalysis, ClaimVerification, Conflict, PassageMatch } from '../../src/index.js';
 
 /** The verdict over a claim's candidates, with the passage that decided it. */
@@ -207,7 +207,7 @@ function complementary(
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
  * when each part is supported by some candidate and none contradicts one; else support by two candidates that state it together
  * ({@link complementary}), when none is in conflict with it; else the contradicting candidate that shares most words with the
- * claim, unless it was found by meaning and differs in names alone (a doubt); else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
+ * claim, unless it was found by meaning and differs in names alone, or differs in ordinary words alone ({@link wordSwapsOnly}) (a doubt); else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
  * heading and address) and each candidate's own heading may state the claim's key terms.
  */
 export function judgeCandidates(
@@ -302,14 +302,20 @@ export function judgeCandidates(
   }
   // A passage found by meaning that differs from the claim in names alone is as likely another
   // entry on the same topic as a swapped name ("timeoutGranularity" beside "readTimeout" in one
-  // option's text): a doubt, no contradiction.
-  if (against && against.match.method === 'embedding' && namesOnly(against.v)) {
+  // option's text): a doubt, no contradiction. So is any passage that differs from it in ordinary
+  // words alone ("service" / "server"): a paraphrase words things otherwise as often as a false
+  // claim swaps a word.
+  const byMeaning = against?.match.method === 'embedding' && namesOnly(against.v);
+  if (against && (byMeaning || wordSwapsOnly(claim, against.v.conflicts))) {
+    const why = byMeaning
+      ? 'a passage found by meaning names another thing'
+      : 'a passage differs from the claim in ordinary words alone';
     return {
       verdict: 'not_found',
       match: null,
       conflicts: [],
       coverage: 0,
-      reason: `a passage found by meaning names another thing (${label(against.match)}): ${against.v.reason}`,
+      reason: `${why} (${label(against.match)}): ${against.v.reason}`,
       settled: false,
       doubt: true,
     };

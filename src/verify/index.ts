@@ -3,7 +3,7 @@
  * supports a claim, contradicts it, or is about something else. Used by the evidence recipes after
  * a passage is located, and importable on its own.
  */
-export { verifyClaim, statedKeyTerms, CLAIM_DEFAULTS } from './verify-claim.js';
+export { verifyClaim, statedKeyTerms, wordSwapsOnly, CLAIM_DEFAULTS } from './verify-claim.js';
 export { areAntonyms } from './words.js';
 export { statementsOf } from './statements.js';
 export type {

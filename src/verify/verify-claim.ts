@@ -36,6 +36,7 @@ import {
   unstatedSettings,
 } from './settings.js';
 import { UNITS } from './quantity-words.js';
+import { loadWordNet } from './wordnet.js';
 import { slotSwaps } from './slots.js';
 import type { Quantity } from './quantities.js';
 import {
@@ -134,7 +135,6 @@ export interface VerifyClaimOptions {
   minRelatedCoverage?: number | undefined;
 }
 
-/** Defaults of {@link verifyClaim}, applied once with `??`. */
 /**
  * The claim's key terms that `text` states: what a passage's heading or definition term says it
  * is about (`-o` under "-o file, --output=file").
@@ -145,6 +145,31 @@ export function statedKeyTerms(claim: Analysis, text: string): string[] {
   return t.length === 0 ? [] : claim.keyTerms.filter((k) => hasTerm(t, k.text)).map((k) => k.text);
 }
 
+/**
+ * True when every conflict is an ordinary word of the language in another's place ("service" /
+ * "server", "check" / "validation", "format" / "mechanism"): both written in lower case, both in
+ * WordNet, and the page's word not one the claim uses elsewhere (which would make it a swap of
+ * the claim's own words, "throw rather than override" / "override rather than throw"). A
+ * paraphrase puts a word otherwise about as often as a false claim swaps one, so such a conflict
+ * is a doubt, not a contradiction; a name, code, number or negation is a fact.
+ * @example wordSwapsOnly(analyze('It runs as a service.'), [{ kind: 'term', claim: 'service', page: 'server' }]) // true
+ */
+export function wordSwapsOnly(claim: Analysis, conflicts: readonly Conflict[]): boolean {
+  const wn = loadWordNet();
+  const lemma = (word: string): string => analyze(word).tokens[0]?.lemma ?? word;
+  const ordinary = (word: string): boolean =>
+    /^\p{Ll}+$/u.test(word) && (wn.synsets(word).length > 0 || wn.synsets(lemma(word)).length > 0);
+  return (
+    conflicts.length > 0 &&
+    conflicts.every((x) => {
+      if (x.kind !== 'term' || !ordinary(x.claim) || !ordinary(x.page)) return false;
+      const page = analyze(x.page).tokens[0];
+      return !page || !claim.tokens.some((t) => t.content && related(t, page));
+    })
+  );
+}
+
+/** Defaults of {@link verifyClaim}, applied once with `??`. */
 export const CLAIM_DEFAULTS = {
   minCoverage: 0.5,
   minSemanticCoverage: 0.5,

@@ -341,3 +341,38 @@ describe('judgeCandidates: two passages that state a claim together', () => {
     expect(judgeCandidates(changed, [entry, history]).verdict).not.toBe('supported');
   });
 });
+
+describe('judgeCandidates: a passage that differs in ordinary words alone', () => {
+  const page = 'The anvil server counts the connections of each client.';
+
+  it('raises a doubt, not a contradiction: a paraphrase words things otherwise', () => {
+    const claim = analyze('The anvil service counts the connections of each client.');
+    const j = judgeCandidates(claim, [match('fuzzy', 0.8, page)]);
+    expect(j.verdict).toBe('not_found');
+    expect(j.doubt).toBe(true);
+    expect(j.conflicts).toEqual([]);
+  });
+
+  it('still contradicts a swapped name, and a preference turned round in the claim\u2019s own words', () => {
+    const name = judgeCandidates(
+      analyze('The anvil server counts the connections of each client.'),
+      [match('fuzzy', 0.8, 'The postscreen server counts the connections of each client.')],
+    );
+    expect(name.verdict).toBe('contradicted');
+    expect(name.conflicts).toContainEqual({ kind: 'term', claim: 'anvil', page: 'postscreen' });
+    const turned = judgeCandidates(
+      analyze(
+        'With json set, duplicate keys in a mapping throw an error rather than overriding the values.',
+      ),
+      [
+        match(
+          'fuzzy',
+          0.8,
+          'With json set, duplicate keys in a mapping override the values rather than throwing an error.',
+        ),
+      ],
+    );
+    expect(turned.verdict).toBe('contradicted');
+    expect(turned.conflicts).toContainEqual({ kind: 'term', claim: 'throw', page: 'override' });
+  });
+});
