@@ -92,6 +92,25 @@ describe('readHtml on a page of sibling sections', () => {
     // The section readability keeps is still there.
     expect(text).toContain('The match/edit sequences in the configuration are performed in two');
   });
+
+  it('keeps the answers readability drops when they are a small share of the page', () => {
+    const read = (page: string): string =>
+      readHtml(
+        readFileSync(new URL(`../../../bench/evidence/pages/${page}`, import.meta.url), 'utf8'),
+        { baseUrl: null },
+      )
+        .blocks.map((b) => (b.kind === 'image' ? '' : b.text))
+        .join('\n');
+    // A DocBook FAQ section, one <div> per question: readability dropped four of eleven answers,
+    // under a sixth of the page's prose.
+    const faq = read('privoxy/configuration.html');
+    expect(faq).toContain('Actions files are just text files in a special syntax');
+    for (let n = 1; n <= 11; n++) expect(faq).toMatch(new RegExp(`^3\\.${n}\\. `, 'm'));
+    // Node.js's API page: the options of dgram.createSocket().
+    expect(read('nodejs/dgram.html')).toContain(
+      'reuseAddr <boolean> When true socket.bind() will reuse the address',
+    );
+  });
 });
 
 describe('readHtml on tables', () => {

@@ -245,6 +245,31 @@ function withoutChrome(body: Element): Element {
   return copy;
 }
 
+/** Fewest paragraphs of running text readability may drop before the page is the content. */
+const MAX_DROPPED_PARAGRAPHS = 2;
+
+/** Fewest characters of a paragraph of running text (a sentence or more, not a label). */
+const MIN_PARAGRAPH_CHARS = 80;
+
+/**
+ * True when readability dropped paragraphs of running text outside the page's chrome: more than
+ * {@link MAX_DROPPED_PARAGRAPHS} of at least {@link MIN_PARAGRAPH_CHARS} characters, each mostly
+ * outside links. On a page of sections side by side (a DocBook FAQ, one `<div>` per question) it
+ * keeps the best-scored ones and drops whole answers; a documentation page loses facts that way,
+ * which costs more than the odd line of chrome the whole page keeps.
+ */
+function droppedProse(kept: Element, whole: Element): boolean {
+  const keptText = (kept.textContent ?? '').replace(/\s+/g, ' ');
+  let dropped = 0;
+  for (const el of Array.from(whole.querySelectorAll('p, li, dd, blockquote'))) {
+    if (el.querySelector('p, li, dd, blockquote')) continue;
+    const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (text.length < MIN_PARAGRAPH_CHARS || 2 * prose(el) < text.length) continue;
+    if (!keptText.includes(text) && ++dropped > MAX_DROPPED_PARAGRAPHS) return true;
+  }
+  return false;
+}
+
 /** How many characters of text an element holds outside links (menus and tables of contents). */
 function prose(root: Element): number {
   let links = 0;
@@ -303,7 +328,9 @@ export function readHtml(
   if (
     whole &&
     squashed(whole.textContent) > 0 &&
-    (!contentRoot || prose(contentRoot) < MIN_KEPT * prose(whole))
+    (!contentRoot ||
+      prose(contentRoot) < MIN_KEPT * prose(whole) ||
+      droppedProse(contentRoot, whole))
   ) {
     contentRoot = whole;
     contentHtml = whole.innerHTML;
