@@ -74,6 +74,45 @@ describe('readHtml on reference entries', () => {
   });
 });
 
+describe('readHtml on a paragraph that labels the block after it', () => {
+  it('makes a short label over an indented block or a list the heading of its items', () => {
+    // reStructuredText's "Release 1.13" over an indented list, as Sphinx renders it (MIT
+    // Kerberos's feature list): each release's items stand under their own release.
+    expect(
+      blocksOf(
+        '<h2>Feature list</h2><dl><dt>Release 1.12</dt><dd><ul><li><p>Audit plugin</p></li></ul></dd></dl>' +
+          '<p>Release 1.13</p><blockquote><div><ul><li><p>The KDC listens for TCP connections by default.</p></li></ul></div></blockquote>' +
+          '<p>Release 1.15</p><ul><li><p>Administrator experience</p><ul><li><p>Add a tabdump command.</p></li></ul></li></ul>',
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 2, text: 'Feature list' },
+      { kind: 'heading', level: 7, text: 'Release 1.12' },
+      { kind: 'paragraph', text: 'Audit plugin' },
+      { kind: 'heading', level: 7, text: 'Release 1.13' },
+      { kind: 'paragraph', text: 'The KDC listens for TCP connections by default.' },
+      { kind: 'heading', level: 7, text: 'Release 1.15' },
+      // A label inside a list item heads only its sub-list: it stays a paragraph.
+      { kind: 'paragraph', text: 'Administrator experience' },
+      { kind: 'paragraph', text: 'Add a tabdump command.' },
+    ]);
+  });
+
+  it('leaves metadata, sentences and leads as paragraphs', () => {
+    const kinds = (body: string) => blocksOf(body).map((b) => b.kind);
+    // Right under its heading: the heading's metadata.
+    expect(
+      kinds('<h2>Version 3.1.2</h2><p>Released 2022-04-28</p><ul><li>Fix a bug.</li></ul>'),
+    ).toEqual(['heading', 'paragraph', 'paragraph']);
+    // An entry's metadata ("Added in: v8.1.0"), a lead ending with a colon, a sentence.
+    for (const lead of ['Added in: v8.1.0', 'The options are:', 'It is fast.'])
+      expect(kinds(`<p>Intro.</p><p>${lead}</p><ul><li>One.</li></ul>`)).toEqual([
+        'paragraph',
+        'paragraph',
+        'paragraph',
+      ]);
+  });
+});
+
 describe('readHtml on a page of sibling sections', () => {
   it('keeps every section readability drops beside the longest one', () => {
     // A DocBook man page (fontconfig's fonts-conf): each top-level section is a <div> of its own,

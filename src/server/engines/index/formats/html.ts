@@ -98,6 +98,31 @@ function labelLine(el: Element): { text: string; br: Node } | null {
   return null;
 }
 
+/** Most words of a paragraph that names the block after it (`Release 1.13`), not a sentence. */
+const MAX_LABEL_WORDS = 6;
+
+/**
+ * The text of a paragraph that labels the indented block or list right after it, as
+ * reStructuredText renders `Release 1.13` over an indented list (a `<p>` then a `<blockquote>`,
+ * or a `<ul>`): a few words, no sentence punctuation or colon, no block of its own, not in a list,
+ * not right under a heading. `null` for any other paragraph.
+ */
+function labelParagraph(p: Element): string | null {
+  const next = p.nextElementSibling?.tagName.toUpperCase();
+  if (!next || !/^(?:BLOCKQUOTE|UL|OL)$/.test(next)) return null;
+  // Right under a heading it is the heading's metadata ("Released 2022-04-28" under "Version
+  // 3.1.2"), not a section of its own.
+  if (/^H[1-6]$/.test(p.previousElementSibling?.tagName.toUpperCase() ?? '')) return null;
+  // A label inside a list item heads that item's sub-list only, not the text after the list.
+  if (p.closest('li, dd') || p.querySelector('p, div, ul, ol, dl, table, pre, br')) return null;
+  const text = (p.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const words = text.split(' ').length;
+  // "Added in: v8.1.0" over a parameter list is an entry's metadata, read with its heading.
+  return text && words <= MAX_LABEL_WORDS && !/[.!?;,]$|:/.test(text) && /\p{L}/u.test(text)
+    ? text
+    : null;
+}
+
 /** Level given to the headings a reference entry's term or label line becomes: below any `h6`. */
 const LABEL_LEVEL = 7;
 
@@ -201,6 +226,8 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
         else if (text && grouped && last.level === LABEL_LEVEL) last.text += `, ${text}`;
         else if (text) blocks.push({ kind: 'heading', level: LABEL_LEVEL, text });
         flush();
+      } else if (tag === 'P' && labelParagraph(el)) {
+        blocks.push({ kind: 'heading', level: LABEL_LEVEL, text: labelParagraph(el)! });
       } else {
         const label = labelLine(el);
         if (label) {
