@@ -150,6 +150,23 @@ describe('readHtml on a page of sibling sections', () => {
       'reuseAddr <boolean> When true socket.bind() will reuse the address',
     );
   });
+
+  it('leaves out a sidebar or table of contents made of links when it reads the page whole', () => {
+    // Underscore's page: readability drops some of its entries, so the page is read whole, less
+    // its sidebar of links to each function ("- each", "» GitHub Repository").
+    const text = readHtml(
+      readFileSync(
+        new URL('../../../bench/evidence/pages/underscore/index.html', import.meta.url),
+        'utf8',
+      ),
+      { baseUrl: null },
+    )
+      .blocks.map((b) => (b.kind === 'image' ? '' : b.text))
+      .join('\n');
+    expect(text).toContain('Returns a random integer between min and max, inclusive.');
+    expect(text).not.toContain('GitHub Repository');
+    expect(text).not.toMatch(/^- each$/m);
+  });
 });
 
 describe('readHtml on tables', () => {

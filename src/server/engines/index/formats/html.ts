@@ -269,8 +269,26 @@ function withoutChrome(body: Element): Element {
     el.remove();
   }
   for (const el of Array.from(copy.querySelectorAll([...SKIP_TAGS].join(', ')))) el.remove();
+  // A sidebar or table of contents that is no landmark: a block made of links, a menu's worth.
+  for (const el of Array.from(copy.querySelectorAll('div, ul, ol, section, table'))) {
+    const links = Array.from(el.querySelectorAll('a'));
+    if (links.length < MIN_MENU_LINKS) continue;
+    // Counted in letters and digits: a menu's bullets and arrows ("- each", "» Twitter") are no
+    // text of its own.
+    const linked = links.reduce((n, a) => n + letters(a.textContent), 0);
+    if (letters(el.textContent) - linked < MAX_MENU_PROSE * letters(el.textContent)) el.remove();
+  }
   return copy;
 }
+
+/** How many letters and digits a text holds. */
+const letters = (text: string | null): number => (text ?? '').match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
+/** Fewest links of a block read as a menu when it is mostly links. */
+const MIN_MENU_LINKS = 10;
+
+/** Most share of a menu's text outside its links. */
+const MAX_MENU_PROSE = 0.2;
 
 /** Fewest paragraphs of running text readability may drop before the page is the content. */
 const MAX_DROPPED_PARAGRAPHS = 2;
