@@ -123,7 +123,11 @@ export function quantityAlignment(
     if (same.length > 0 && opposite) {
       const nearest = closest(q, claim, page, [...same, opposite[0]]);
       if (nearest === opposite[0] && aligned(q, claim, opposite[0], page)) {
-        conflicts.push({ kind: 'comparative', claim: q.text, page: opposite[0].text });
+        conflicts.push({
+          kind: 'comparative',
+          claim: withBound(q, claim.text),
+          page: withBound(opposite[0], page.text),
+        });
       }
       continue;
     }
@@ -140,7 +144,11 @@ export function quantityAlignment(
       continue;
     }
     if (opposite) {
-      conflicts.push({ kind: 'comparative', claim: q.text, page: opposite[0].text });
+      conflicts.push({
+        kind: 'comparative',
+        claim: withBound(q, claim.text),
+        page: withBound(opposite[0], page.text),
+      });
       continue;
     }
     // Of the values in the claim's slot, the nearest in words: "Default: 100" for "defaults to
@@ -836,3 +844,11 @@ function textFrames(text: string, term: string): string[] {
   }
   return out;
 }
+
+/** A bound written after its number: "or later", "or an earlier version", "and up", "+". */
+const TRAILING_BOUND =
+  /^(?:\+|,? (?:and|or) (?:(?:an?|any) )?(?:later|newer|earlier|older|above|below|higher|lower|greater|less|fewer|more|under|up)\b(?: (?:version|release)s?\b)?)/i;
+
+/** The words of a quantity with the bound written after it: "2013 or later", not "2013". */
+const withBound = (q: Quantity, text: string): string =>
+  q.text + (TRAILING_BOUND.exec(text.slice(q.end))?.[0] ?? '');

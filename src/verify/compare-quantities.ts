@@ -53,7 +53,8 @@ export function compareQuantities(
       if (c !== 0 && p !== 0 && c !== p) return 'different';
       if (c !== 0 && p === 0) return 'different';
     }
-    return 'same';
+    // "2013 or earlier" against "2013 or later" (a year that names a release, too).
+    return opposed(claim.bound, page.bound) ? 'opposite' : 'same';
   }
   if (claim.kind === 'version') {
     const n = Math.max(claim.parts.length, page.parts.length);

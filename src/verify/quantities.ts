@@ -613,9 +613,15 @@ function boundBefore(lower: string, at: number, end = at): Bound | null {
     return negatedBefore(lower, at - head.length + m.index) ? (NEGATED[bound] ?? bound) : bound;
   }
   const rest = lower.slice(end, end + 30);
-  if (/^\+(?![\w+])|^,? (?:and|or) (?:later|newer|above|higher|greater|more|up)\b/.test(rest))
+  // "or later", "or a later release", "or any newer version".
+  if (
+    /^\+(?![\w+])|^,? (?:and|or) (?:(?:an?|any) )?(?:later|newer|above|higher|greater|more|up)\b/.test(
+      rest,
+    )
+  )
     return 'ge';
-  if (/^,? or (?:earlier|older|below|lower|less|fewer|under)\b/.test(rest)) return 'le';
+  if (/^,? or (?:(?:an?|any) )?(?:earlier|older|below|lower|less|fewer|under)\b/.test(rest))
+    return 'le';
   return null;
 }
 

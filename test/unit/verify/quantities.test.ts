@@ -122,6 +122,26 @@ describe('compareQuantities', () => {
     expect(compareQuantities(q('at least 3 times'), q('up to 3 times'))).toBe('opposite');
     expect(compareQuantities(q('at most 3 times'), q('up to 3 times'))).toBe('same');
   });
+
+  it('reads a bound written after its number with an article, and of a year too', () => {
+    expect(q('Visual Studio 2013 or an earlier version').bound).toBe('le');
+    expect(q('version 3 or a later release').bound).toBe('ge');
+    expect(q('Node.js 18 or any newer version').bound).toBe('ge');
+    expect(
+      compareQuantities(q('Visual Studio 2013 or earlier'), q('Visual Studio 2013 or later')),
+    ).toBe('opposite');
+    expect(compareQuantities(q('since 2013'), q('Visual Studio 2013 or later'))).toBe('same');
+    const r = verifyClaim(
+      'The Windows build now requires Visual Studio 2013 or an earlier version.',
+      'The Windows build system has been simplified. Visual Studio 2013 or later is now required.',
+    );
+    expect(r.verdict, r.reason).toBe('contradicted');
+    expect(r.conflicts).toContainEqual({
+      kind: 'comparative',
+      claim: '2013 or an earlier version',
+      page: '2013 or later',
+    });
+  });
 });
 
 describe('loadWordNet', () => {
