@@ -381,10 +381,15 @@ export function verifyClaim(
     (m[1] ?? m[2]!).replace(/^v/i, ''),
   );
   // Only for a version of the entry the heading names: "Since v13.0.0, console.timeEnd() ..."
-  // says nothing of when the console.time() above its passage came.
+  // says nothing of when the console.time() above its passage came. A version the claim calls a
+  // release ("Starting with release 1.13, the KDC ...") is the product's, as a heading's is.
+  const releaseNamed = (text: string): boolean => {
+    const q = c.quantities.find((x) => x.text === text);
+    return !!q && /\b(?:release|version)\s+$/i.test(c.text.slice(0, q.start));
+  };
   const headingNorm = norm(options.heading ?? '');
   const entryVersion = (q: string): boolean => {
-    if (productVersion(c, q)) return true;
+    if (productVersion(c, q) || releaseNamed(q)) return true;
     const holder = versionHolder(c, q);
     return holder === undefined || hasTerm(headingNorm, holder);
   };

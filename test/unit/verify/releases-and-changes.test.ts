@@ -20,6 +20,27 @@ const under = (heading: string) => ({
 });
 
 describe('a release named by the heading', () => {
+  it('states a version the claim calls a release, whatever names the claim gives after it', () => {
+    // MIT Kerberos's feature list: each release's changes under a "Release 1.13" label.
+    const options = {
+      heading: 'Feature list\u00b6 Release 1.13',
+      context: 'MIT Kerberos features \n Feature list\u00b6 Release 1.13',
+    };
+    const page = 'The KDC listens for TCP connections by default.';
+    expectSupported(
+      'Starting with release 1.13, the MIT Kerberos KDC listens for TCP connections by default.',
+      page,
+      options,
+    );
+    expectConflict(
+      'Starting with release 1.13, the MIT Kerberos KDC does not listen for TCP connections by default.',
+      page,
+      'negation',
+      undefined,
+      options,
+    );
+  });
+
   it('states the version of a claim on an item under it', () => {
     expectSupported(
       'Since Jinja 2.10 the indent filter no longer indents blank lines by default.',
