@@ -40,8 +40,10 @@
 // the ip-address, linkedom, @isaacs/nonrecursive-glob-match and unpdf READMEs, written the same
 // way) or claims-twentyfirst.json (the Debian FAQ's chapter on package management, Jinja's
 // changelog, the xmllint(1) man page, Go's assembler guide and the uri-js, type-check,
-// pg-connection-string and htmlparser2 READMEs, written the same way; its test split is the one
-// nobody has looked at).
+// pg-connection-string and htmlparser2 READMEs, written the same way) or
+// claims-twentysecond.json (Privoxy's FAQ section on configuration, MIT Kerberos's features page,
+// Flask's configuration page, the varnishd(1) man page and the eventsource, entities, wink-nlp and
+// @xmldom/xmldom READMEs, written the same way; its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
