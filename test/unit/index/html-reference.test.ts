@@ -10,6 +10,15 @@ const blocksOf = (body: string) =>
     readability: false,
   }).blocks;
 
+/** The text the index reads from a page of the evidence bench (`bench/evidence/pages/...`). */
+const pageText = (page: string): string =>
+  readHtml(
+    readFileSync(new URL(`../../../bench/evidence/pages/${page}`, import.meta.url), 'utf8'),
+    { baseUrl: null },
+  )
+    .blocks.map((b) => (b.kind === 'image' ? '' : b.text))
+    .join('\n');
+
 describe('readHtml on reference entries', () => {
   it('makes a signature line (labels, then <br>) the heading of its description, labels spaced', () => {
     expect(
@@ -118,13 +127,7 @@ describe('readHtml on a page of sibling sections', () => {
     // A DocBook man page (fontconfig's fonts-conf): each top-level section is a <div> of its own,
     // one much longer than the rest; readability keeps that one and drops "Description",
     // "Debugging Applications" and "Lang Tags".
-    const file = new URL(
-      '../../../bench/evidence/pages/fontconfig/fontconfig-user.html',
-      import.meta.url,
-    );
-    const text = readHtml(readFileSync(file, 'utf8'), { baseUrl: null })
-      .blocks.map((b) => (b.kind === 'image' ? '' : b.text))
-      .join('\n');
+    const text = pageText('fontconfig/fontconfig-user.html');
     expect(text).toContain('Output from these statements is sent to stdout.');
     expect(text).toContain('Fontconfig is a library designed to provide system-wide font');
     expect(text).toContain('Each font in the database contains a list of languages it supports.');
@@ -133,20 +136,13 @@ describe('readHtml on a page of sibling sections', () => {
   });
 
   it('keeps the answers readability drops when they are a small share of the page', () => {
-    const read = (page: string): string =>
-      readHtml(
-        readFileSync(new URL(`../../../bench/evidence/pages/${page}`, import.meta.url), 'utf8'),
-        { baseUrl: null },
-      )
-        .blocks.map((b) => (b.kind === 'image' ? '' : b.text))
-        .join('\n');
     // A DocBook FAQ section, one <div> per question: readability dropped four of eleven answers,
     // under a sixth of the page's prose.
-    const faq = read('privoxy/configuration.html');
+    const faq = pageText('privoxy/configuration.html');
     expect(faq).toContain('Actions files are just text files in a special syntax');
     for (let n = 1; n <= 11; n++) expect(faq).toMatch(new RegExp(`^3\\.${n}\\. `, 'm'));
     // Node.js's API page: the options of dgram.createSocket().
-    expect(read('nodejs/dgram.html')).toContain(
+    expect(pageText('nodejs/dgram.html')).toContain(
       'reuseAddr <boolean> When true socket.bind() will reuse the address',
     );
   });
@@ -154,15 +150,7 @@ describe('readHtml on a page of sibling sections', () => {
   it('leaves out a sidebar or table of contents made of links when it reads the page whole', () => {
     // Underscore's page: readability drops some of its entries, so the page is read whole, less
     // its sidebar of links to each function ("- each", "» GitHub Repository").
-    const text = readHtml(
-      readFileSync(
-        new URL('../../../bench/evidence/pages/underscore/index.html', import.meta.url),
-        'utf8',
-      ),
-      { baseUrl: null },
-    )
-      .blocks.map((b) => (b.kind === 'image' ? '' : b.text))
-      .join('\n');
+    const text = pageText('underscore/index.html');
     expect(text).toContain('Returns a random integer between min and max, inclusive.');
     expect(text).not.toContain('GitHub Repository');
     expect(text).not.toMatch(/^- each$/m);
