@@ -5,7 +5,7 @@
  */
 import type { Analysis } from './analyze.js';
 import { compareQuantities, comparable, directional, unitNamed } from './compare-quantities.js';
-import { negatedBefore } from './quantities.js';
+import { negatedBefore, withBound } from './quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
 import {
@@ -844,11 +844,3 @@ function textFrames(text: string, term: string): string[] {
   }
   return out;
 }
-
-/** A bound written after its number: "or later", "or an earlier version", "and up", "+". */
-const TRAILING_BOUND =
-  /^(?:\+|,? (?:and|or) (?:(?:an?|any) )?(?:later|newer|earlier|older|above|below|higher|lower|greater|less|fewer|more|under|up)\b(?: (?:version|release)s?\b)?)/i;
-
-/** The words of a quantity with the bound written after it: "2013 or later", not "2013". */
-const withBound = (q: Quantity, text: string): string =>
-  q.text + (TRAILING_BOUND.exec(text.slice(q.end))?.[0] ?? '');

@@ -613,16 +613,27 @@ function boundBefore(lower: string, at: number, end = at): Bound | null {
     return negatedBefore(lower, at - head.length + m.index) ? (NEGATED[bound] ?? bound) : bound;
   }
   const rest = lower.slice(end, end + 30);
-  // "or later", "or a later release", "or any newer version".
-  if (
-    /^\+(?![\w+])|^,? (?:and|or) (?:(?:an?|any) )?(?:later|newer|above|higher|greater|more|up)\b/.test(
-      rest,
-    )
-  )
-    return 'ge';
-  if (/^,? or (?:(?:an?|any) )?(?:earlier|older|below|lower|less|fewer|under)\b/.test(rest))
-    return 'le';
+  if (/^\+(?![\w+])/.test(rest) || LATER_AFTER.test(rest)) return 'ge';
+  if (EARLIER_AFTER.test(rest)) return 'le';
   return null;
+}
+
+/** A lower bound written after its number: "or later", "and up", "or any newer version". */
+const LATER_AFTER =
+  /^,? (?:and|or) (?:(?:an?|any) )?(?:later|newer|above|higher|greater|more|up)\b(?: (?:version|release)s?\b)?/;
+
+/** An upper bound written after its number: "or earlier", "or an older release". */
+const EARLIER_AFTER =
+  /^,? or (?:(?:an?|any) )?(?:earlier|older|below|lower|less|fewer|under)\b(?: (?:version|release)s?\b)?/;
+
+/**
+ * The words of a quantity of `text` with the bound written after its number: "2013 or later", "16+",
+ * not "2013", "16".
+ */
+export function withBound(q: Quantity, text: string): string {
+  const rest = text.slice(q.end).toLowerCase();
+  const m = /^\+(?![\w+])/.exec(rest) ?? LATER_AFTER.exec(rest) ?? EARLIER_AFTER.exec(rest);
+  return q.text + (m ? text.slice(q.end, q.end + m[0].length) : '');
 }
 
 function boundStart(lower: string, at: number): number | null {

@@ -201,6 +201,7 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
       }
       flush();
       const table = tag === 'TABLE' ? pipeTable(el) : null;
+      let labelText: string | null;
       if (table) {
         blocks.push({ kind: 'paragraph', text: table });
         continue;
@@ -226,8 +227,8 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
         else if (text && grouped && last.level === LABEL_LEVEL) last.text += `, ${text}`;
         else if (text) blocks.push({ kind: 'heading', level: LABEL_LEVEL, text });
         flush();
-      } else if (tag === 'P' && labelParagraph(el)) {
-        blocks.push({ kind: 'heading', level: LABEL_LEVEL, text: labelParagraph(el)! });
+      } else if (tag === 'P' && (labelText = labelParagraph(el)) !== null) {
+        blocks.push({ kind: 'heading', level: LABEL_LEVEL, text: labelText });
       } else {
         const label = labelLine(el);
         if (label) {
