@@ -82,7 +82,7 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     add(m[0], 'identifier');
   const prose = text.replace(/`[^`]+`/g, ' ');
   const identifier =
-    /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*(?:-[\w$]+)*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*)(?![\w$])/g;
+    /(?<![\w$])(?:[A-Za-z]+\/\d+(?:\.\d+)*|--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:(?:\.|::|#|\/)[A-Za-z_$][\w$]*(?:-[\w$]+)*)+(?:\(\))?|[a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|\w+_\w+|[A-Z][A-Z0-9]+[a-z]*|(?=[a-z]*\d)[a-z][a-z0-9]*|\$[A-Za-z_]\w+)(?![\w$])/g;
   for (const m of prose.matchAll(identifier)) {
     const t = m[0];
     // "e.g." and "i.e." are abbreviations, not paths; "v2" is a version, compared as a quantity.

@@ -219,7 +219,7 @@ export function extractQuantities(text: string): Quantity[] {
   }
   // Versions: three or more dotted parts, a `v` prefix, or the word "version"/"release" before.
   const versionRe =
-    /(?:\b(?:version|release|versions|releases)\s+v?|\bv)(\d+(?:\.\d+)*)\b|\b(\d+\.\d+\.\d+(?:\.\d+)*)(?:-[\w.]+)?\b/g;
+    /(?:\b(?:version|release|versions|releases)\s+(?:(?:[<>]=?|[\u2264\u2265])\s*)?v?|\bv)(\d+(?:\.\d+)*)\b|\b(\d+\.\d+\.\d+(?:\.\d+)*)(?:-[\w.]+)?\b/g;
   for (const m of lower.matchAll(versionRe)) {
     const body = m[1] ?? m[2]!;
     const start = m.index + m[0].indexOf(body);
@@ -231,7 +231,12 @@ export function extractQuantities(text: string): Quantity[] {
       text: text.slice(start, end),
       value: parts[0] ?? 0,
       high: parts[0] ?? 0,
-      bound: boundBefore(lower, m.index, end) ?? versionBound(lower, m.index) ?? 'eq',
+      // "versions >= 0.11": the operator stands between the word and the number.
+      bound:
+        boundBefore(lower, m.index, end) ??
+        boundBefore(lower, start, end) ??
+        versionBound(lower, m.index) ??
+        'eq',
       dim: 'version',
       unit: 'version',
       parts,
@@ -240,10 +245,11 @@ export function extractQuantities(text: string): Quantity[] {
     });
   }
   // A product's release named in mid-sentence ("added in Python 3.7", "since Postfix 2.2") or
-  // opening it ("Jinja 2.8 increased the default cache size"): a decimal number right after a
-  // capitalised name is its version, not an amount.
+  // opening it ("Jinja 2.8 increased the default cache size"), or a list item ("Safari >= 11.3"):
+  // a decimal number right after a capitalised name, or after its comparison, is its version,
+  // not an amount.
   for (const m of text.matchAll(
-    /(?<=^\s*|[\p{Ll},]\s+)(?:[A-Z][\w+#-]*(?:\.[a-z]+)?)\s+(\d+\.\d+)(?![\d.]*\d|[\w%])/gu,
+    /(?<=^\s*|[\p{Ll},]\s+|\n\s*(?:[-*\u2022]\s+)?)(?:[A-Z][\w+#-]*(?:\.[a-z]+)?)\s+(?:(?:[<>]=?|[\u2264\u2265])\s*)?(\d+\.\d+)(?![\d.]*\d|[\w%])/gu,
   )) {
     const start = m.index + m[0].length - m[1]!.length;
     const end = start + m[1]!.length;
@@ -624,7 +630,7 @@ const LATER_AFTER =
 
 /** An upper bound written after its number: "or earlier", "or an older release". */
 const EARLIER_AFTER =
-  /^,? or (?:(?:an?|any) )?(?:earlier|older|below|lower|less|fewer|under)\b(?: (?:version|release)s?\b)?/;
+  /^,? (?:and|or) (?:(?:an?|any) )?(?:earlier|older|below|lower|less|fewer|under)\b(?: (?:version|release)s?\b)?/;
 
 /**
  * The words of a quantity of `text` with the bound written after its number: "2013 or later", "16+",

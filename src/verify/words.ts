@@ -263,8 +263,11 @@ export const hasTerm = (text: string, term: string): boolean => {
     const sym = escapeRegExp(term);
     return new RegExp(`(?:^|[\\s'"(\\[])${sym}(?=$|[\\s'")\\],.;:])`, 'u').test(text);
   }
+  // A variable's sigil is optional: "$mail_check" is the variable "mail_check" names.
+  if (/^\$[A-Za-z_]\w+$/.test(term)) return hasTerm(text, term.slice(1));
   const t = norm(term);
   if (t.length === 0) return true;
+  const sigil = /^[a-z_]\w*_\w*$/.test(t);
   // A plural names the same thing ("APIs" / "API").
   const forms = t.length > 3 && t.endsWith('s') ? [t, t.slice(0, -1)] : [t];
   // A word in capitals inside is one name written apart too ("WebAssembly" / "Web Assembly"); not
@@ -282,7 +285,8 @@ export const hasTerm = (text: string, term: string): boolean => {
       const before = text[at - 1];
       const end = text.startsWith('s', at + f.length) ? at + f.length + 1 : at + f.length;
       const after = text[end];
-      if (!(before && WORDISH.test(before)) && !(after && WORDISH.test(after))) return true;
+      const bound = before && WORDISH.test(before) && !(sigil && before === '$');
+      if (!bound && !(after && WORDISH.test(after))) return true;
     }
   }
   if (/^[a-z]{7,}$/.test(term) && text.includes('-')) {
