@@ -227,3 +227,63 @@ export function conditionConflicts(claim: Analysis, page: Analysis): Conflict[] 
   }
   return [];
 }
+
+/** Where a concession opens ("even if", "even when", "whether or not"): its length in tokens. */
+function concessionAt(tokens: readonly Token[], i: number): number {
+  const [a, b, c] = [tokens[i]?.lower, tokens[i + 1]?.lower, tokens[i + 2]?.lower];
+  if (a === 'even' && (b === 'if' || b === 'when' || b === 'though')) return 2;
+  if (a === 'whether' && b === 'or' && c === 'not') return 3;
+  if (a === 'regardless' && b === 'of') return 2;
+  return 0;
+}
+
+/** Content words of the clause that starts at token `from`. */
+function clauseWords(tokens: readonly Token[], from: number): number[] {
+  const clause = tokens[from]?.clause;
+  const out: number[] = [];
+  for (let k = from; k < tokens.length && tokens[k]!.clause === clause; k++) {
+    if (endsSentence(tokens[k]!)) break;
+    if (tokens[k]!.content) out.push(k);
+  }
+  return out;
+}
+
+/**
+ * A case one text excludes with "unless" that the other says makes no difference ("type-is returns
+ * null when a request has no body, unless it carries a Content-Type header" / "If the request has
+ * no body, even if there is a Content-Type header, then null is returned"): the "unless" says the
+ * fact fails in that case, the concession that it holds. Both must name the case in two words.
+ */
+export function concessionConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  type Opening = { at: number; words: number[]; unless: boolean };
+  const opens = (a: Analysis): Opening[] =>
+    a.tokens.flatMap((_, i): Opening[] => {
+      if (opensUnless(a.tokens, i))
+        return [{ at: i, words: clauseWords(a.tokens, i + 1), unless: true }];
+      const n = concessionAt(a.tokens, i);
+      return n > 0 ? [{ at: i, words: clauseWords(a.tokens, i + n), unless: false }] : [];
+    });
+  const text = (a: Analysis, at: number, words: number[]): string =>
+    a.tokens
+      .slice(at, (words[words.length - 1] ?? at) + 1)
+      .map((t) => t.text)
+      .join(' ')
+      .replace(/ - /g, '-');
+  for (const mine of opens(claim)) {
+    for (const theirs of opens(page)) {
+      if (mine.unless === theirs.unless) continue;
+      const shared = mine.words.filter((i) =>
+        theirs.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+      );
+      if (shared.length < Math.max(2, Math.ceil(mine.words.length / 2))) continue;
+      return [
+        {
+          kind: 'negation',
+          claim: text(claim, mine.at, mine.words),
+          page: text(page, theirs.at, theirs.words),
+        },
+      ];
+    }
+  }
+  return [];
+}

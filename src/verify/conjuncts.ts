@@ -81,8 +81,13 @@ export function coordinatedItems(tokens: readonly Token[], text = ''): number[][
     else if (t.lower === 'as' && tokens[i + 1]?.lower === 'well' && tokens[i + 2]?.lower === 'as')
       after = i + 3;
     if (after < 0) return;
-    const right = itemAfter(tokens, after, text);
     const left = itemBefore(tokens, i, text);
+    // "in the actual value as well as in the expected value": the preposition both items repeat.
+    const opener = left.length > 0 && OPENERS.has(tokens[left[0]! - 1]?.lower ?? '') ? 2 : 1;
+    const repeated =
+      tokens[after]?.pos === 'ADP' &&
+      tokens[after]!.lower === tokens[(left[0] ?? 0) - opener]?.lower;
+    const right = itemAfter(tokens, repeated ? after + 1 : after, text);
     if (left.length === 0 || right.length === 0) return;
     if (tokens[left[0]!]!.clause !== tokens[right[0]!]!.clause) return;
     const items = [left, right];
@@ -142,6 +147,65 @@ export function itemConflicts(claim: Analysis, page: Analysis): Conflict[] {
       if (naming.length === 0) continue;
       const found = predicateConflicts(claim, { ...page, tokens: naming });
       if (found.length > 0) return found;
+    }
+  }
+  return [];
+}
+
+/** Words after "only" that open a condition or a time, not the one thing it restricts to. */
+const ONLY_OPENS_CASE = /^(?:if|when|whenever|after|before|once|until|while|for|as)$/;
+
+/**
+ * Items the page restricts to one ("A wildcard can only be ... in the expected value" / "Valgrind
+ * only traces the top-level process") where the claim coordinates another item with it ("in the
+ * actual value as well as in the expected value"): "only" excludes the other item (not so for
+ * items joined by "or", either of which the claim names). The page's sentence must share another
+ * of the claim's words, outside the items, so that it states the same fact; and the claim must not
+ * restrict itself ("only").
+ */
+export function exclusiveConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  if (claim.tokens.some((t) => t.lower === 'only')) return [];
+  const ranges = sentenceRanges(page);
+  for (const items of coordinatedItems(claim.tokens, claim.text)) {
+    const owns = distinguishing(claim.tokens, items);
+    if (owns.some((own) => own.length === 0)) continue;
+    // "request or response headers" names either item, not both: "only" excludes nothing.
+    const last = items[items.length - 1]!;
+    const joint = claim.tokens.slice(items[items.length - 2]!.at(-1)! + 1, last[0]);
+    if (joint.some((t) => t.lower === 'or' || t.lower === 'nor')) continue;
+    const inItems = new Set(items.flat());
+    const rest = claim.tokens.flatMap((t, i) => (t.content && !inItems.has(i) ? [i] : []));
+    for (const [j, t] of page.tokens.entries()) {
+      if (t.lower !== 'only' || /^(?:not|the|an?|if)$/.test(page.tokens[j - 1]?.lower ?? ''))
+        continue;
+      if (ONLY_OPENS_CASE.test(page.tokens[j + 1]?.lower ?? '')) continue;
+      // What "only" restricts to: the words after it in its clause, up to a comma or a bracket.
+      const phrase: Token[] = [];
+      for (let k = j + 1; k < page.tokens.length && k <= j + 8; k++) {
+        const x = page.tokens[k]!;
+        if (x.clause !== t.clause || /^[,;:()[\].!?]$/.test(x.text)) break;
+        phrase.push(x);
+      }
+      const names = (own: number[]): boolean =>
+        own.every((i) => phrase.some((x) => x.content && related(claim.tokens[i]!, x)));
+      const kept = owns.findIndex(names);
+      const dropped = owns.findIndex((own) =>
+        own.every((i) => !phrase.some((x) => related(claim.tokens[i]!, x))),
+      );
+      if (kept < 0 || dropped < 0) continue;
+      const range = ranges.find(([first, last]) => first <= j && j <= last)!;
+      const sentence = page.tokens.slice(range[0], range[1] + 1);
+      const shared = rest.filter((i) =>
+        sentence.some((x) => x.content && related(claim.tokens[i]!, x)),
+      );
+      if (shared.length < 1) continue;
+      return [
+        {
+          kind: 'negation',
+          claim: items[dropped]!.map((i) => claim.tokens[i]!.text).join(' '),
+          page: ['only', ...phrase.map((x) => x.text)].join(' '),
+        },
+      ];
     }
   }
   return [];

@@ -17,8 +17,13 @@ import {
 import { onlyAsks } from './answers.js';
 import { glossSwaps } from './glosses.js';
 import { unlikeConflicts } from './unlike.js';
-import { CONDITIONS, conditionConflicts } from './conditions.js';
-import { coordinatedItems, distinguishing, itemConflicts } from './conjuncts.js';
+import { CONDITIONS, concessionConflicts, conditionConflicts } from './conditions.js';
+import {
+  coordinatedItems,
+  distinguishing,
+  exclusiveConflicts,
+  itemConflicts,
+} from './conjuncts.js';
 import {
   comparativeConflicts,
   operatorConflicts,
@@ -543,6 +548,8 @@ export function verifyClaim(
   conflicts.push(...entryDefault);
   if (conflicts.length === 0) conflicts.push(...itemConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...conditionConflicts(c, p));
+  if (conflicts.length === 0) conflicts.push(...concessionConflicts(c, p));
+  if (conflicts.length === 0) conflicts.push(...exclusiveConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...exceptionConflicts(c, p));
   const missing = [
     ...otherSubject(c, p, pageNorm, options.heading),
@@ -639,13 +646,24 @@ export function verifyClaim(
   missing.push(...unstatedPreferences(c, p));
   // Words a passage must state itself, not only share the claim's topic:
   // - the case a claim's condition names ("when you give createConnection a callback"): a
-  //   passage that names no such thing speaks of the general case;
+  //   passage that names no such thing speaks of the general case (unless it states most of
+  //   the condition's other words: then the noun is the claim's wording);
   // - a word whose opposite the passage states plainly;
   // - a value the claim predicates of its subject ("it is not safe to", "the name must be
   //   unique"), stated or opposed; an adjective before a noun only describes ("an executable
   //   file", "the total size");
   // - a place in an order ("the first proxy in the array", "the last argument").
   const conditions = new Set<number>();
+  // A condition the passage states in most of its words, the noun aside, is stated: the noun is
+  // the claim's wording ("when a tool like logrotate or newsyslog rotates the log" / "programs
+  // such as newsyslog and logrotate which perform log file rotation").
+  const conditionStated = (i: number): boolean => {
+    const own = [...conditions].filter(
+      (k) => k !== i && c.tokens[k]!.clause === c.tokens[i]!.clause && words.includes(k),
+    );
+    const stated = own.filter((k) => matched.has(k)).length;
+    return stated >= MIN_CONDITION_STATED && stated >= own.length * MIN_CONDITION_SHARE;
+  };
   c.tokens.forEach((t, k) => {
     if (!CONDITIONS.has(t.lower)) return;
     for (let j = k + 1; c.tokens[j]?.clause === t.clause; j++) conditions.add(j);
@@ -678,7 +696,12 @@ export function verifyClaim(
       missing.push(t.text);
       continue;
     }
-    if (conditions.has(i) && (t.pos === 'NOUN' || t.pos === 'PROPN') && !KINDS.has(t.lemma)) {
+    if (
+      conditions.has(i) &&
+      (t.pos === 'NOUN' || t.pos === 'PROPN') &&
+      !KINDS.has(t.lemma) &&
+      !conditionStated(i)
+    ) {
       missing.push(t.text);
       continue;
     }
@@ -769,6 +792,10 @@ const MAX_LISTED = 20;
 const MIN_WITHIN_WORDS = 4;
 /** Share of such a passage's content words the claim must state. */
 const MIN_WITHIN_SHARE = 0.8;
+/** Fewest other words of a claim's condition a passage must state to state the condition. */
+const MIN_CONDITION_STATED = 3;
+/** Share of those words it must state. */
+const MIN_CONDITION_SHARE = 0.6;
 
 /** Punctuation a claim may name in words ("a semicolon on Windows" for "; for Windows"). */
 const SYMBOLS: ReadonlyMap<string, string> = new Map([
