@@ -140,10 +140,13 @@ describe('passage units', () => {
       { text: 'The body is a stream. It is read once.', role: 't', context: 1 },
       { text: 'Two functions are added:', role: 't', context: 1 },
       {
-        text: 'alloc(size) - create a zero-filled buffer of the size given',
+        text: 'alloc(size) - create a zero-filled buffer of the size given, filled with fill if given',
         role: 't',
         context: 1,
       },
+      { text: 'Ajv is the fastest according to these benchmarks:', role: 't', context: 1 },
+      { text: 'json-schema-benchmark - 50% faster than the second place', role: 't', context: 1 },
+      { text: 'jsck benchmark - 20-190% faster', role: 't', context: 1 },
       { text: 'These options exist:', role: 't', context: 1 },
       { text: 'timeout', role: 't', context: 2 },
       { text: 'Inside your module:', role: 't', context: 2 },
@@ -159,15 +162,22 @@ describe('passage units', () => {
       ['blob()', 3],
       ['the body is a stream.', 4],
       ['it is read once.', 4],
-      // An item that states a fact of its own is read on its own.
+      // An item that states a fact of its own, in a long sentence, is read on its own.
       ['two functions are added:', 5],
-      ['alloc(size) - create a zero-filled buffer of the size given', 6],
+      ['alloc(size) - create a zero-filled buffer of the size given, filled with fill if given', 6],
+      // Items of a line each say nothing without what introduces them.
+      [
+        'ajv is the fastest according to these benchmarks: json-schema-benchmark - 50% faster than the second place jsck benchmark - 20-190% faster',
+        7,
+      ],
+      ['json-schema-benchmark - 50% faster than the second place', 8],
+      ['jsck benchmark - 20-190% faster', 9],
       // Its item stands under another heading: not its list.
-      ['these options exist:', 7],
-      ['timeout', 8],
+      ['these options exist:', 10],
+      ['timeout', 11],
       // A comment in code is no item of a list.
-      ['inside your module:', 9],
-      ['caches stuff in memory by default when no store is given', 10],
+      ['inside your module:', 12],
+      ['caches stuff in memory by default when no store is given', 13],
     ]);
   });
 
