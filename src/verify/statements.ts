@@ -251,9 +251,25 @@ function firstCut(text: string): Cut | null {
   const at = (i: number): number => (i < n ? p[i]!.start : text.length);
   const span = (from: number, to: number): string =>
     from >= to ? '' : text.slice(p[from]!.start, p[to - 1]!.end);
-  // "Because X, Y" and "Y, because X" state X and Y both.
+  // "Because X, Y" and "Y, because X" state X and Y both; so does "Y, since X", where "since"
+  // opens a reason (not "since version 2", a time).
   const because = p.findIndex(
-    (x, k) => x.t.lower === 'because' && (k === 0 || p[k - 1]!.t.text === ','),
+    (x, k) =>
+      (x.t.lower === 'because' && (k === 0 || p[k - 1]!.t.text === ',')) ||
+      (x.t.lower === 'since' &&
+        k > 0 &&
+        p[k - 1]!.t.text === ',' &&
+        p[k + 1] !== undefined &&
+        p[k + 1]!.t.pos !== 'NUM' &&
+        !/^(?:then|version|release|v\d.*)$/i.test(p[k + 1]!.t.text) &&
+        // Not before another statement joined at its end (", since X, and Y" says Y of the
+        // subject): the cut there comes first.
+        !p.some(
+          (y, j) =>
+            j > k &&
+            (y.t.text === ';' ||
+              (/^(?:and|but|while|whereas)$/.test(y.t.lower) && p[j - 1]!.t.text === ',')),
+        )),
   );
   if (because >= 0) {
     const close = because === 0 ? commaOrEnd(p, 1, n) : n;

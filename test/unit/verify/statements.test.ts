@@ -196,7 +196,10 @@ describe('statementsOf with "defaults to"', () => {
       statementsOf(
         "bc doesn't support recursive functions, since auto variables and parameters are not pushed onto a stack.",
       ),
-    ).toHaveLength(1);
+    ).toEqual([
+      "bc doesn't support recursive functions.",
+      'auto variables and parameters are not pushed onto a stack.',
+    ]);
     expect(
       statementsOf(
         'Normally the PRNG is opaque, but with the state option it gains a state() method.',
@@ -256,6 +259,33 @@ describe('statementsOf with "defaults to"', () => {
     ]);
     expect(statementsOf('Because of this, the pool is small.')).toEqual([
       'Because of this, the pool is small.',
+    ]);
+  });
+
+  it('reads ", since" before a clause as a reason, and "since" before a time as none', () => {
+    expect(
+      statementsOf(
+        'A missing translation may mean the language is too rare, since the tool itself is translated into 33 languages.',
+      ),
+    ).toEqual([
+      'A missing translation may mean the language is too rare.',
+      'the tool itself is translated into 33 languages.',
+    ]);
+    // Another statement joined at its end is cut first: the reason is no more than its clause.
+    expect(
+      statementsOf(
+        'The package does not follow semantic versioning, since its versions track the upstream ones, and new features may ship as patches.',
+      ),
+    ).toEqual([
+      'The package does not follow semantic versioning.',
+      'its versions track the upstream ones.',
+      'new features may ship as patches.',
+    ]);
+    expect(statementsOf('The option was renamed, since version 2 it defaults to true.')).toEqual([
+      'The option was renamed, since version 2 it defaults to true.',
+    ]);
+    expect(statementsOf('The pool was rewritten, since then it closes idle sockets.')).toEqual([
+      'The pool was rewritten, since then it closes idle sockets.',
     ]);
   });
 
