@@ -43,7 +43,11 @@
 // pg-connection-string and htmlparser2 READMEs, written the same way) or
 // claims-twentysecond.json (Privoxy's FAQ section on configuration, MIT Kerberos's features page,
 // Flask's configuration page, the varnishd(1) man page and the eventsource, entities, wink-nlp and
-// @xmldom/xmldom READMEs, written the same way; its test split is the one nobody has looked at).
+// @xmldom/xmldom READMEs, written the same way) or claims-twentythird.json (the Mutt manual's
+// chapter on optional features, the GNU gettext FAQ, the Advanced Usage page of the Requests
+// documentation, the Mail Variables node of the GNU Mailutils manual and the ajv, type-is, jose and
+// @jridgewell/sourcemap-codec READMEs, written the same way; its test split is the one nobody has
+// looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
