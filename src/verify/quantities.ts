@@ -665,7 +665,9 @@ function unitAfter(
     if (def && quoted[2]!.length > 1)
       return { ...def, end: at + quoted[0].length, name: quoted[2]! };
   }
-  const m = /^(\s?|-)(%|per cent|[a-zµ×$€£]+)/.exec(rest);
+  // On the number's line: the first word of the next line ("Node.js >= 18" then "Chrome >= 63"
+  // in a list) is no unit of it.
+  const m = /^([^\S\n]?|-)(%|per cent|[a-zµ×$€£]+)/.exec(rest);
   if (!m) return null;
   const name = m[2]!;
   const def = UNITS.get(name);

@@ -1,7 +1,7 @@
 // Variables written with a sigil ("$mail_check"), and version bounds written with an operator
 // (">= 0.11", "Safari >= 11.3") or after the number ("3.7 and earlier").
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../../src/verify/index.js';
+import { analyze, extractQuantities } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported, verdictOf } from './expect-verdict.js';
 
 beforeAll(() => {
@@ -57,6 +57,16 @@ describe('a version bound written with an operator', () => {
       'comparative',
     );
     expectSupported('The synchronous call uses asyncio.run on Python 3.7 and later.', page);
+  });
+
+  it('reads no unit of a number from the next line', () => {
+    expect(
+      extractQuantities('Node.js >= 18\nChrome >= 63').map((q) => [q.text, q.dim, q.bound]),
+    ).toEqual([
+      ['>= 18', 'count', 'ge'],
+      ['>= 63', 'count', 'ge'],
+    ]);
+    expect(extractQuantities('up to 5 connections')[0]!.dim).toBe('count:connection');
   });
 
   it('reads "Safari >= 11.3" in a list of engines as a version', () => {
