@@ -203,7 +203,7 @@ export function exclusiveConflicts(claim: Analysis, page: Analysis): Conflict[] 
         {
           kind: 'negation',
           claim: items[dropped]!.map((i) => claim.tokens[i]!.text).join(' '),
-          page: ['only', ...phrase.map((x) => x.text)].join(' '),
+          page: ['only', ...phrase.map((x) => x.text)].join(' ').replace(/ - /g, '-'),
         },
       ];
     }

@@ -57,6 +57,13 @@ describe('"only" against a coordination', () => {
       'negation',
       { claim: 'child threads', page: 'only follows the main thread' },
     );
+    // A hyphenated word is quoted as written.
+    expectConflict(
+      'The tracer follows child threads as well as the top-level thread.',
+      'The tracer only follows the top-level thread.',
+      'negation',
+      { claim: 'child threads', page: 'only follows the top-level thread' },
+    );
     expectConflict(
       'A placeholder may appear in the source path as well as in the target path.',
       'A placeholder may only appear in the target path (the source path must be literal).',
