@@ -50,6 +50,14 @@ export interface Token {
 /** True when the token ends a sentence: `.`, `!` or `?`, not a name's dot (`path.basename`). */
 export const endsSentence = (t: Token): boolean => /^[.!?]+$/.test(t.text) && !t.joined;
 
+/** Tokens as a conflict quotes them: spaced, with a hyphen and "n't" joined to their words. */
+export const written = (tokens: readonly Token[]): string =>
+  tokens
+    .map((t) => t.text)
+    .join(' ')
+    .replace(/ - /g, '-')
+    .replace(/ n't/g, "n't");
+
 /** A term the passage must state: an identifier, code, a proper noun, a rare word. */
 export interface KeyTerm {
   text: string;

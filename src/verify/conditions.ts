@@ -5,7 +5,7 @@
  * case ("Even when something listens ..., depd still writes the errors to STDERR") pairs its
  * consequence with the page's, word for word, while its condition is the page's negated.
  */
-import { endsSentence } from './analyze.js';
+import { endsSentence, written } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
@@ -264,11 +264,7 @@ export function concessionConflicts(claim: Analysis, page: Analysis): Conflict[]
       return n > 0 ? [{ at: i, words: clauseWords(a.tokens, i + n), unless: false }] : [];
     });
   const text = (a: Analysis, at: number, words: number[]): string =>
-    a.tokens
-      .slice(at, (words[words.length - 1] ?? at) + 1)
-      .map((t) => t.text)
-      .join(' ')
-      .replace(/ - /g, '-');
+    written(a.tokens.slice(at, (words[words.length - 1] ?? at) + 1));
   for (const mine of opens(claim)) {
     for (const theirs of opens(page)) {
       if (mine.unless === theirs.unless) continue;

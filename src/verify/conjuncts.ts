@@ -4,7 +4,7 @@
  * other, though it shares most of the claim's words ("supports passive mode" for "supports active
  * as well as passive mode"). The words that tell an item from the others must be stated.
  */
-import { sentenceRanges } from './analyze.js';
+import { sentenceRanges, written } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { predicateConflicts } from './predicates.js';
 import type { Conflict } from './verify-claim.js';
@@ -203,7 +203,7 @@ export function exclusiveConflicts(claim: Analysis, page: Analysis): Conflict[] 
         {
           kind: 'negation',
           claim: items[dropped]!.map((i) => claim.tokens[i]!.text).join(' '),
-          page: ['only', ...phrase.map((x) => x.text)].join(' ').replace(/ - /g, '-'),
+          page: `only ${written(phrase)}`,
         },
       ];
     }

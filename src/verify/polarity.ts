@@ -3,7 +3,7 @@
  * with negation cues and antonyms counted, so that an added or removed negation, or an antonym in
  * the same place, is a conflict and a negation moved or restated is not.
  */
-import { endsSentence } from './analyze.js';
+import { endsSentence, written } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
@@ -74,11 +74,7 @@ function phrase(tokens: readonly Token[], at: number): string {
   const t = tokens[at]!;
   for (let i = at - 1; t.negated && i >= 0 && tokens[i]!.clause === t.clause; i--) {
     if (tokens[i]!.cue) {
-      return tokens
-        .slice(i, at + 1)
-        .map((x) => x.text)
-        .join(' ')
-        .replace(/ n't/g, "n't");
+      return written(tokens.slice(i, at + 1));
     }
   }
   return t.text;
