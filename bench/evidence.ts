@@ -67,6 +67,14 @@
 // A claim whose check timed out (a busy machine) is checked once more outside the timing, and the
 // report says how many (`--no-retry` keeps the first verdicts).
 // `--out` writes the wrong verdicts per split (wrong-dev.txt, wrong-test.txt).
+// `--record FILE` also keeps every page's candidate passages (see recipes/support/locate.ts);
+// `--replay FILE...` then judges those candidates again with the current code, without a browser,
+// and prints per record: claims judged right, verbatim and paraphrase supported, false claims
+// supported, number+negation contradicted, verdicts changed since the recording (`--changes` lists
+// the dev ones). A change of the verifier is measured on every claim set in seconds; a change of
+// what the page step finds (reading, passage units, search, statement splitting) needs a new
+// recording.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,15 +82,25 @@ import { parseArgs } from 'node:util';
 import { verifyAnswer } from '../recipes/index.js';
 import type { AnswerInput, CitationCheck } from '../recipes/index.js';
 import { table } from '../recipes/support/script.js';
+import { LOCATE_CHANNEL } from '../recipes/support/locate.js';
+import type { LocateRecord } from '../recipes/support/locate.js';
 import { splitSentences } from '../recipes/support/sentences.js';
 import type { Client } from '../src/index.js';
 import type { RunningServer } from '../src/server/index.js';
 import { deadPort, startFixtureServer } from '../test/support/fixture-server.js';
 import { startBenchService } from './support/service.js';
-import { CLAIM_KINDS, docFile, loadClaimSet, versionDrift } from './evidence/claims.js';
+import {
+  CLAIM_KINDS,
+  CLAIMS_FILE,
+  docFile,
+  loadClaimSet,
+  versionDrift,
+} from './evidence/claims.js';
 import type { ClaimKind, LabelledClaim } from './evidence/claims.js';
 import { renderScores, renderWrong, scoreKinds, scoreTargets } from './evidence/score.js';
 import type { ClaimResult } from './evidence/score.js';
+import { readRecord, renderChanges, renderReplays, replayRecord } from './evidence/replay.js';
+import type { EvidenceRecord, Replay } from './evidence/replay.js';
 
 const HELP = `usage: npx tsx bench/evidence.ts [options]
   --split dev|test|all   claims to run (default all; the table has per-split columns)
@@ -96,6 +114,10 @@ const HELP = `usage: npx tsx bench/evidence.ts [options]
   --claims FILE          claim set (default bench/evidence/claims.json)
   --json FILE            write the report as JSON to FILE
   --out DIR              write latest.txt, latest.json, wrong-dev.txt and wrong-test.txt to DIR
+  --record FILE          write the candidates of every page to FILE, for --replay
+  --replay FILE...       judge the recorded candidates again with the current code (no browser);
+                         --split counts those claims only
+  --changes              with --replay, list the dev claims whose verdict changed
   --help                 this text`;
 
 interface Options {
@@ -110,10 +132,15 @@ interface Options {
   claimsFile: string | undefined;
   json: string | undefined;
   out: string | undefined;
+  record: string | undefined;
+  /** Record files to replay; `null`: a real run. */
+  replay: string[] | null;
+  changes: boolean;
 }
 
 function parseOptions(): Options | null {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: {
       split: { type: 'string', default: 'all' },
       kind: { type: 'string' },
@@ -126,10 +153,20 @@ function parseOptions(): Options | null {
       claims: { type: 'string' },
       json: { type: 'string' },
       out: { type: 'string' },
+      record: { type: 'string' },
+      replay: { type: 'boolean', default: false },
+      changes: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) return null;
+  if (values.replay !== positionals.length > 0) {
+    throw new Error(
+      values.replay
+        ? 'Invalid option --replay: expected one or more record files'
+        : `Unexpected argument ${positionals[0]}: record files come after --replay`,
+    );
+  }
   const split = values.split;
   if (split !== 'dev' && split !== 'test' && split !== 'all') {
     throw new Error(`Invalid option --split: expected dev, test or all, got ${split}`);
@@ -158,6 +195,9 @@ function parseOptions(): Options | null {
     claimsFile: values.claims,
     json: values.json,
     out: values.out,
+    record: values.record,
+    replay: values.replay ? positionals : null,
+    changes: values.changes,
   };
 }
 
@@ -232,7 +272,7 @@ async function check(
   claims: readonly LabelledClaim[],
   poolSize: number,
   screenshots: boolean,
-): Promise<{ results: ClaimResult[]; seconds: number }> {
+): Promise<{ results: ClaimResult[]; checks: (CitationCheck | undefined)[]; seconds: number }> {
   const started = performance.now();
   const r = await verifyAnswer(answer, {
     client,
@@ -252,7 +292,8 @@ async function check(
   if (r.citations.length !== claims.length) {
     throw new Error(`Expected ${claims.length} checks, got ${r.citations.length}: a claim split`);
   }
-  return { results: claims.map((c, i) => toResult(c, bySentence.get(i))), seconds };
+  const checks = claims.map((_, i) => bySentence.get(i));
+  return { results: claims.map((c, i) => toResult(c, checks[i])), checks, seconds };
 }
 
 /** Every `n / size`-th claim, so a smaller run keeps every kind; `size` 0 keeps all. */
@@ -286,10 +327,48 @@ async function measureThroughput(
   return rows;
 }
 
+/**
+ * Writes what `bench/evidence-replay.ts` reads: each claim with the page and the text it was
+ * looked up as, and the candidates of every page (a page checked again after a timeout appears
+ * twice; the later record counts).
+ */
+function writeRecord(
+  file: string,
+  claimsFile: string,
+  results: readonly ClaimResult[],
+  checks: readonly (CitationCheck | undefined)[],
+  pages: readonly LocateRecord[],
+): void {
+  const record: EvidenceRecord = {
+    schema: 1,
+    claimsFile: path.relative(process.cwd(), path.resolve(claimsFile)),
+    recordedAt: new Date().toISOString(),
+    claims: results.map((r, i) => ({
+      id: r.claim.id,
+      text: checks[i]?.claim ?? null,
+      url: checks[i]?.page?.finalUrl ?? null,
+      verdict: r.verdict,
+    })),
+    pages: [...pages],
+  };
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(record)}\n`);
+}
+
 async function main(): Promise<number> {
   const options = parseOptions();
   if (!options) {
     console.log(HELP);
+    return 0;
+  }
+  if (options.replay) {
+    const replays: Replay[] = [];
+    for (const file of options.replay) replays.push(await replayRecord(readRecord(file)));
+    console.log(
+      `evidence replay: ${replays.length} record(s), split ${options.split}\n\n` +
+        renderReplays(replays, options.split),
+    );
+    if (options.changes) console.log(`\n${renderChanges(replays)}`);
     return 0;
   }
   const set = loadClaimSet(options.claimsFile);
@@ -332,7 +411,10 @@ async function main(): Promise<number> {
       return url;
     };
     const answer = buildAnswer(claims, urlOf);
-    const { results, seconds } = await check(client, answer, claims, options.pool, false);
+    const pages: LocateRecord[] = [];
+    const keep = (record: unknown): void => void pages.push(record as LocateRecord);
+    if (options.record) subscribe(LOCATE_CHANNEL, keep);
+    const { results, checks, seconds } = await check(client, answer, claims, options.pool, false);
     const rate = claims.length / seconds;
     // A step that ran out of time on a busy machine says nothing about the page: such claims are
     // checked once more (outside the timing) so the accuracy figures do not depend on the load.
@@ -341,8 +423,15 @@ async function main(): Promise<number> {
     if (late.length > 0 && options.retryTimeouts) {
       const again = late.map((i) => claims[i]!);
       const rerun = await check(client, buildAnswer(again, urlOf), again, options.pool, false);
-      late.forEach((i, j) => (results[i] = rerun.results[j]!));
+      late.forEach((i, j) => {
+        results[i] = rerun.results[j]!;
+        checks[i] = rerun.checks[j];
+      });
       stillLate = rerun.results.filter(timedOut).length;
+    }
+    if (options.record) {
+      unsubscribe(LOCATE_CHANNEL, keep);
+      writeRecord(options.record, options.claimsFile ?? CLAIMS_FILE, results, checks, pages);
     }
     const kinds = scoreKinds(results);
     const targets = scoreTargets(results, rate);

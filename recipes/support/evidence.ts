@@ -5,14 +5,11 @@
 import { createHash } from 'node:crypto';
 import { extractText } from 'unpdf';
 import {
-  analyzeClaim,
   capture,
   clearHighlights,
   decodeInt8,
   findPassages,
-  SessionError,
   highlight,
-  statementsOf,
   textFragmentUrl,
   toPageLike,
   visit,
@@ -25,8 +22,8 @@ import type {
   PassageMatch,
   VisitResult,
 } from '../../src/index.js';
-import { judgeCandidates, judgeStatements } from './judge.js';
-import type { Judgement } from './judge.js';
+import { locateAll, locateChannel, recording, verdictOf } from './locate.js';
+import type { CandidateSource, LocateRecord, RecordedSearch } from './locate.js';
 import type { PageEvidence, PassageEvidence, ScreenshotEvidence, Verdict } from './types.js';
 
 /** Defaults of the page work, applied once with `??`. Durations in ms. */
@@ -173,15 +170,27 @@ export async function examinePage(
   }
   pageEvidence.contentHash = await hashVisibleText(page);
   const context = await headings(page, timeout);
-  // The page's text and chunk vectors, read and embedded once for all its claims.
-  const cache = new Map<string, number[]>();
-  const located = await locateAll(page, claims, context, cache, options);
+  const searches: RecordedSearch[] = [];
+  const source = pageSource(page, options);
+  const recorded = locateChannel.hasSubscribers ? recording(source, searches) : source;
+  const located = await locateAll(recorded, claims, context, !!options.embed);
+  if (locateChannel.hasSubscribers) {
+    const record: LocateRecord = {
+      url: visited.finalUrl,
+      context,
+      claims: [...claims],
+      semantic: !!options.embed,
+      searches,
+    };
+    locateChannel.publish(record);
+  }
   const out: ClaimOutcome[] = [];
   // Captures come after every claim is located: highlighting changes the DOM, which would make
   // the next claim read the page's text again.
-  for (const { judged, failure, findMs } of located) {
+  for (const l of located) {
+    const { judged, failure, findMs } = l;
     const match = judged.match;
-    if (!match || judged.verdict === 'not_found') {
+    if (!match || verdictOf(l) === 'not_found') {
       out.push({
         verdict: 'not_found',
         reason: `no passage on the page supports the sentence${failure}${judged.reason ? `; ${judged.reason}` : ''}`,
@@ -225,118 +234,23 @@ export async function examinePage(
   return { page: pageEvidence, claims: out };
 }
 
-/** A claim located on the page: its verdict over the candidates found, and the time it took. */
-interface Located {
-  claim: string;
-  analysis: ReturnType<typeof analyzeClaim>;
-  lexical: PassageMatch[];
-  judged: Judgement;
-  /** Why the search failed (`: the search failed (...)`), or `''`. */
-  failure: string;
-  findMs: number;
-}
-
-/**
- * Locates and verifies each claim: lexical candidates first (scrolling once for lazy content when
- * a claim has none); then, for the claims no lexical candidate settles, embeddings, all of the
- * page's claims and chunks embedded in the first call; then, with `split`, for a claim still
- * `not_found`, each of the statements it joins, located the same way.
- * @throws SessionError when the browser is lost; other errors become the claim's `failure`
- */
-async function locateAll(
-  page: AnyPage,
-  claims: readonly string[],
-  context: string,
-  cache: Map<string, number[]>,
-  options: ExamineOptions,
-  split = true,
-): Promise<Located[]> {
+/** The loaded page as a {@link CandidateSource}: its text and chunk vectors read once for all. */
+function pageSource(page: AnyPage, options: ExamineOptions): CandidateSource {
   const p = toPageLike(page);
   const timeout = options.actionTimeout ?? EVIDENCE_DEFAULTS.actionTimeout;
-  const limit = EVIDENCE_DEFAULTS.candidates;
-  const failed = (error: unknown): string => {
-    if (error instanceof SessionError) throw error;
-    return `: the search failed (${(error as Error).message.split('\n')[0]})`;
+  const cache = new Map<string, number[]>();
+  return {
+    find: (claim, methods, batchWith) =>
+      findPassages(p, claim, {
+        timeout,
+        limit: EVIDENCE_DEFAULTS.candidates,
+        methods,
+        cache,
+        ...(options.embed && methods.includes('embedding') && { embed: options.embed }),
+        ...(batchWith && { batchWith: [...batchWith] }),
+      }),
+    scroll: () => scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout),
   };
-  // Statements are looked up after their claims, on a page scrolled through already if need be.
-  let scrolled = false;
-  const located: Located[] = [];
-  for (const claim of claims) {
-    const started = performance.now();
-    const analysis = analyzeClaim(claim);
-    const l: Located = {
-      claim,
-      analysis,
-      lexical: [],
-      judged: judgeCandidates(analysis, []),
-      failure: '',
-      findMs: 0,
-    };
-    try {
-      const lexicalOptions = { timeout, limit, methods: ['exact', 'fuzzy'] as const, cache };
-      l.lexical = await findPassages(p, claim, lexicalOptions);
-      if (l.lexical.length === 0 && !scrolled && split) {
-        scrolled = true;
-        await scrollThrough(page, options.scrollTimeout ?? EVIDENCE_DEFAULTS.scrollTimeout);
-        l.lexical = await findPassages(p, claim, lexicalOptions);
-      }
-      l.judged = judgeCandidates(analysis, l.lexical, context);
-    } catch (error) {
-      l.failure = failed(error);
-    }
-    l.findMs = elapsed(started);
-    located.push(l);
-  }
-  const embed = options.embed;
-  if (embed) {
-    const pending = located.filter(
-      (l) => !l.failure && l.judged.verdict !== 'supported' && !l.judged.settled,
-    );
-    for (const [i, l] of pending.entries()) {
-      const started = performance.now();
-      try {
-        const semantic = await findPassages(p, l.claim, {
-          timeout,
-          limit,
-          methods: ['embedding'],
-          embed,
-          cache,
-          ...(i === 0 && { batchWith: pending.slice(1).map((x) => x.claim) }),
-        });
-        const all = [...l.lexical, ...semantic];
-        l.judged = judgeCandidates(l.analysis, all, context);
-      } catch (error) {
-        l.failure = failed(error);
-      }
-      l.findMs += elapsed(started);
-    }
-  }
-  if (!split) return located;
-  // A claim no passage states whole may join statements the page makes in several places: each
-  // statement is located and judged on its own, all of the page's statements in one pass (one
-  // embedding call).
-  const joined = located
-    .filter((l) => !l.failure && l.judged.verdict === 'not_found')
-    .map((l) => ({ l, statements: statementsOf(l.claim) }))
-    .filter((x) => x.statements.length > 1);
-  if (joined.length === 0) return located;
-  const parts = await locateAll(
-    page,
-    joined.flatMap((x) => x.statements),
-    context,
-    cache,
-    options,
-    false,
-  );
-  let at = 0;
-  for (const { l, statements } of joined) {
-    const mine = parts.slice(at, (at += statements.length));
-    l.findMs += mine.reduce((sum, x) => sum + x.findMs, 0);
-    if (mine.some((x) => x.failure)) continue;
-    const judged = mine.map((x) => x.judged);
-    l.judged = judgeStatements(statements, judged, l.judged) ?? l.judged;
-  }
-  return located;
 }
 
 async function shootPassage(

@@ -10,6 +10,8 @@ import {
   loadClaimSet,
 } from '../../bench/evidence/claims.js';
 import type { ClaimSet } from '../../bench/evidence/claims.js';
+import { replayRecord, tally } from '../../bench/evidence/replay.js';
+import type { EvidenceRecord } from '../../bench/evidence/replay.js';
 import { citationScores, scoreKinds } from '../../bench/evidence/score.js';
 import type { ClaimResult } from '../../bench/evidence/score.js';
 import { splitSentences } from '../../recipes/index.js';
@@ -156,5 +158,67 @@ describe('evidence scoring', () => {
       result(claim('blocked', 'dev'), 'supported'),
     ]);
     expect(scores).toEqual({ precision: 0.5, recall: 0.5 });
+  });
+});
+
+describe('evidence replay', () => {
+  const find = (kind: ClaimResult['claim']['kind']) => set.claims.find((c) => c.kind === kind)!;
+  const at = (quote: string) => ({
+    method: 'exact' as const,
+    score: 1,
+    quote,
+    domPath: 'p',
+    rect: { x: 0, y: 0, width: 1, height: 1 },
+    range: { start: { node: 0, offset: 0 }, end: { node: 0, offset: quote.length } },
+  });
+
+  it('judges recorded candidates again, and keeps the recorded verdict of a claim without any', async () => {
+    const verbatim = find('verbatim');
+    const negation = find('negation');
+    const wall = find('blocked');
+    const url = 'http://127.0.0.1:1/docs/a';
+    const record: EvidenceRecord = {
+      schema: 1,
+      claimsFile: CLAIMS_FILE,
+      recordedAt: new Date().toISOString(),
+      claims: [
+        { id: verbatim.id, text: verbatim.claim, url, verdict: 'not_found' },
+        { id: negation.id, text: negation.claim, url, verdict: 'supported' },
+        { id: wall.id, text: wall.claim, url: 'http://127.0.0.1:1/wall', verdict: 'blocked' },
+      ],
+      pages: [
+        {
+          url,
+          context: '',
+          claims: [verbatim.claim, negation.claim],
+          semantic: false,
+          searches: [
+            {
+              claim: verbatim.claim,
+              methods: ['exact', 'fuzzy'],
+              scrolled: false,
+              matches: [at(verbatim.claim)],
+            },
+            { claim: negation.claim, methods: ['exact', 'fuzzy'], scrolled: false, matches: [] },
+          ],
+        },
+      ],
+    };
+    const replay = await replayRecord(record);
+    expect(replay.results.map((r) => [r.claim.id, r.recorded, r.verdict])).toEqual([
+      [verbatim.id, 'not_found', 'supported'],
+      [negation.id, 'supported', 'not_found'],
+      [wall.id, 'blocked', 'blocked'],
+    ]);
+    // After scrolling, the negation claim's search is answered by the one made before.
+    expect(replay.misses).toBe(0);
+    expect(tally(replay.results)).toMatchObject({
+      claims: 3,
+      // A negation claim is right only when contradicted.
+      right: 2,
+      verbatim: [1, 1],
+      falseSupported: [0, 1],
+      changed: 2,
+    });
   });
 });
