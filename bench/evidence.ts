@@ -118,6 +118,7 @@ const HELP = `usage: npx tsx bench/evidence.ts [options]
   --replay FILE...       judge the recorded candidates again with the current code (no browser);
                          --split counts those claims only
   --changes              with --replay, list the dev claims whose verdict changed
+  --wrong                with --replay, list the dev claims judged wrong
   --help                 this text`;
 
 interface Options {
@@ -136,6 +137,7 @@ interface Options {
   /** Record files to replay; `null`: a real run. */
   replay: string[] | null;
   changes: boolean;
+  wrong: boolean;
 }
 
 function parseOptions(): Options | null {
@@ -156,6 +158,7 @@ function parseOptions(): Options | null {
       record: { type: 'string' },
       replay: { type: 'boolean', default: false },
       changes: { type: 'boolean', default: false },
+      wrong: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -198,6 +201,7 @@ function parseOptions(): Options | null {
     record: values.record,
     replay: values.replay ? positionals : null,
     changes: values.changes,
+    wrong: values.wrong,
   };
 }
 
@@ -369,6 +373,10 @@ async function main(): Promise<number> {
         renderReplays(replays, options.split),
     );
     if (options.changes) console.log(`\n${renderChanges(replays)}`);
+    if (options.wrong) {
+      const dev = replays.flatMap((r) => r.results.filter((c) => c.claim.split === 'dev'));
+      console.log(`\n${renderWrong(dev)}`);
+    }
     return 0;
   }
   const set = loadClaimSet(options.claimsFile);
