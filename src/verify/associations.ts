@@ -240,9 +240,23 @@ function parallel(a: Analysis, [f1, l1]: [number, number], [f2, l2]: [number, nu
   return [...words(f1, l1)].filter((w) => second.has(w)).length >= 2;
 }
 
-/** True when the range holds a word of {@link REORDERING}. */
-const reorders = (a: Analysis, [first, last]: [number, number]): boolean =>
-  a.tokens.slice(first, last + 1).some((t) => REORDERING.has(t.lower));
+/**
+ * True when the range holds a word of {@link REORDERING} where it can move the facts of the
+ * anchors `a` and `b`: an introduction that ends with `:` or `;` before both is left out ("...
+ * although these options have different ranges than the zlib ones: zlib's level option matches
+ * BROTLI_PARAM_QUALITY").
+ */
+function reorders(an: Analysis, [first, last]: [number, number], a: string, b: string): boolean {
+  const from = Math.min(
+    ...where(an, [first, last], a).keys(),
+    ...where(an, [first, last], b).keys(),
+  );
+  let start = first;
+  for (let k = first; k < from && k <= last; k++) {
+    if (/^[:;]$/.test(an.tokens[k]!.text)) start = k + 1;
+  }
+  return an.tokens.slice(start, last + 1).some((t) => REORDERING.has(t.lower));
+}
 
 /**
  * Pairs of anchors whose facts the claim swaps against the page (see the file's header).
@@ -258,7 +272,7 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   // apply during handler invocation. Stores bound with asyncStart.bindStore() apply during
   // asyncEnd publication."): two sentences in a row that share two words or more are read as
   // one, cut where the second begins.
-  const ranges = sentenceRanges(page).filter((s) => !reorders(page, s));
+  const ranges = sentenceRanges(page);
   // Two sentences in a row that are not parallel may still give each of two names its facts
   // ("Espree started out as a fork of Esprima v1.2.2. Espree is now built on top of Acorn"):
   // read as one, a swap needs two shared words moved, one being a rewording's chance.
@@ -284,19 +298,19 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   const claimLists = coordinatedItems(claim.tokens, claim.text);
   const pageLists = coordinatedItems(page.tokens, page.text);
   for (const cs of sentenceRanges(claim)) {
-    if (reorders(claim, cs)) continue;
     const here = anchors.filter((w) => once(claim, cs, w) !== undefined);
     const numeric = (w: string): boolean => NUMBER.test(w);
     for (const [x, a] of here.entries()) {
       for (const b of here.slice(x + 1)) {
         // A number pairs with a number only ("input base 999, output base 16").
-        if (numeric(a) !== numeric(b)) continue;
+        if (numeric(a) !== numeric(b) || reorders(claim, cs, a, b)) continue;
         const mine = sides(claim, cs, a, b, claimLists);
         if (!mine) continue;
         for (const { range, cut, votes } of pageSentences) {
           // A name that opens its sentence as a label ("ecmaVersion: Indicates the version to
           // parse.") holds the whole sentence: no statement of it belongs to another anchor.
           if (labels(page, range, a) || labels(page, range, b)) continue;
+          if (reorders(page, range, a, b)) continue;
           const theirs = sides(page, range, a, b, pageLists, cut);
           if (!theirs) continue;
           let swapped = 0;

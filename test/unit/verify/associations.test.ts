@@ -122,6 +122,31 @@ describe('associationSwaps across two sentences', () => {
     ).toEqual([]);
   });
 
+  it('leaves out a contrast in an introduction that ends before both names', () => {
+    const page =
+      'There are equivalents to the zlib options for Brotli-based streams, although these options have different ranges than the zlib ones: ' +
+      "zlib's level option matches Brotli's BROTLI_PARAM_QUALITY option. zlib's windowBits option matches Brotli's BROTLI_PARAM_LGWIN option.";
+    expect(
+      swaps(
+        "For Brotli-based streams, zlib's level option corresponds to BROTLI_PARAM_LGWIN and its windowBits option corresponds to BROTLI_PARAM_QUALITY.",
+        page,
+      ),
+    ).toEqual([{ kind: 'term', claim: 'BROTLI_PARAM_LGWIN', page: 'BROTLI_PARAM_QUALITY' }]);
+    expect(
+      swaps(
+        "For Brotli-based streams, zlib's level option corresponds to BROTLI_PARAM_QUALITY and its windowBits option corresponds to BROTLI_PARAM_LGWIN.",
+        page,
+      ),
+    ).toEqual([]);
+    // After the colon, a contrast may move a fact between the two names: no swap is read.
+    expect(
+      swaps(
+        "zlib's level option corresponds to BROTLI_PARAM_LGWIN and its windowBits option corresponds to BROTLI_PARAM_QUALITY.",
+        "Brotli options: zlib's level option matches BROTLI_PARAM_QUALITY rather than its mode. zlib's windowBits option matches BROTLI_PARAM_LGWIN.",
+      ),
+    ).toEqual([]);
+  });
+
   it("reads a name's dot as part of the name, not the end of a sentence", () => {
     const a = analyze('Stores bound with asyncStart.bindStore() apply while the handler runs.');
     expect(sentenceRanges(a)).toHaveLength(1);
