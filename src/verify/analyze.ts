@@ -56,7 +56,8 @@ export const written = (tokens: readonly Token[]): string =>
     .map((t) => t.text)
     .join(' ')
     .replace(/ - /g, '-')
-    .replace(/ n't/g, "n't");
+    .replace(/ n't/g, "n't")
+    .replace(/ ([,;:])(?= )/g, '$1');
 
 /** A term the passage must state: an identifier, code, a proper noun, a rare word. */
 export interface KeyTerm {
@@ -424,6 +425,19 @@ export function analyze(written: string): Analysis {
     participle(i + 1) &&
     participle(i - 1) &&
     tokens[i - 1]?.negated === true;
+  // "does not, and will not, run strip": an aside that repeats the negation of the auxiliary
+  // before it, the verb left out. Its tokens neither end the clause nor negate again.
+  const echoes = new Set<number>();
+  const denies = (k: number): boolean => /^(?:not|n't|n’t|never|cannot)$/i.test(values[k] ?? '');
+  values.forEach((_, i) => {
+    const denial = denies(i) && (tags[i - 1] === 'AUX' || /^cannot$/i.test(values[i] ?? ''));
+    if (!denial || values[i + 1] !== ',') return;
+    if (!/^(?:and|or|but)$/i.test(values[i + 2] ?? '')) return;
+    let j = i + 3;
+    while (j < values.length && (tags[j] === 'AUX' || tags[j] === 'ADV' || denies(j))) j++;
+    if (j === i + 3 || values[j] !== ',' || !/^(?:VERB|AUX)$/.test(tags[j + 1] ?? '')) return;
+    for (let k = i + 1; k <= j; k++) echoes.add(k);
+  });
   values.forEach((value, i) => {
     // A typographic apostrophe is the plain one ("wasn’t" says "wasn't").
     const lower = value.toLowerCase().replace(/\u2019/g, "'");
@@ -481,7 +495,7 @@ export function analyze(written: string): Analysis {
         /ing$/i.test(values[i + 2] ?? '') &&
         ownWords(i + 3)) ||
       (COORDINATORS.has(lower) && opensClause(i, hasVerb) && !sharesNegation(i));
-    if (boundary) {
+    if (boundary && !echoes.has(i)) {
       clause++;
       pending = 0;
       hasVerb = false;
@@ -568,6 +582,7 @@ export function analyze(written: string): Analysis {
       !additive &&
       !assigned &&
       !valued &&
+      !echoes.has(i) &&
       !negatesBound(values, tags, i);
     if (cue) {
       pending++;
