@@ -57,8 +57,10 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
     (k) => k.at < at && k.at >= first && k.base === self?.base,
   );
   const taken = earlier ? a.tokens[earlier.at]!.clause : -1;
+  // "less strict": the adjective is the comparison's own word, on neither side.
+  const span = /^(?:more|less)\s+\S+$/i.test(self?.text ?? '') ? 2 : 1;
   a.tokens.forEach((t, i) => {
-    if (!t.content || i === at || i < first || i > last || aside.has(i)) return;
+    if (!t.content || (i >= at && i < at + span) || i < first || i > last || aside.has(i)) return;
     if (i < at && t.clause <= taken) return;
     const own = i > at && t.clause === clause && (end < 0 || i < end);
     const named = than >= 0 && i > than && t.clause === thanClause;
@@ -163,7 +165,11 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
     // comparisons of the same subject: those whose sentence shares most words before them.
     const subject = (p: Comparative): number => overlap(cl, sides(page, p.at)[0]);
     // Only a degree of an adjective ("slower", "higher"): "most recently used" orders a sequence.
-    const degree = /^\p{L}+er$/u.test(c.text) && !/^(?:more|fewer)$/i.test(c.text);
+    // "less strict" and "more stable" are degrees too, of the adjective after them.
+    const degree =
+      (/^\p{L}+er$/u.test(c.text) && !/^(?:more|fewer)$/i.test(c.text)) ||
+      (/^(?:more|less)\s+\p{L}+$/iu.test(c.text) &&
+        /^(?:ADJ|ADV)$/.test(claim.tokens[c.at + 1]?.pos ?? ''));
     const best = degree && cr.size === 0 ? Math.max(2, ...judged.map(subject)) : Infinity;
     // Only a comparison of the same things counts: "before all requests complete" is not
     // answered by a "before" elsewhere in the passage about something else.

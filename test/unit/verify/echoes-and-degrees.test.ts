@@ -1,5 +1,6 @@
 // A denial repeated in an aside with its verb left out ("does not, and will not, run strip"):
-// the verb after the aside is what both deny.
+// the verb after the aside is what both deny. A degree put with "less" or "more" ("less strict")
+// is compared with one put with "-er" ("stricter"), as two "-er" degrees are.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -35,5 +36,30 @@ describe('verifyClaim: "does not, and will not, VERB"', () => {
     // "and, as a rule, runs": no repeated denial, the comma ends the clause as before.
     const tokens = analyze('It does not cache, and it runs strip automatically.').tokens;
     expect(tokens.find((t) => t.lower === 'runs')?.negated).toBe(false);
+  });
+});
+
+describe('verifyClaim: "less strict" against "stricter"', () => {
+  const page =
+    "There are no plans to remove .toMatchTypeOf, but there's no reason to continue using it - .toMatchObjectType is stricter, and .toExtend is identical.";
+
+  it('contradicts the degree put the other way with "less"', () => {
+    expectConflict(
+      'There is no reason to keep using .toMatchTypeOf, since .toMatchObjectType is less strict and .toExtend is identical.',
+      page,
+      'comparative',
+      { claim: 'less strict', page: 'stricter' },
+    );
+  });
+
+  it('supports the same degree put with "more", and the "-er" form itself', () => {
+    expectSupported(
+      'There is no reason to keep using .toMatchTypeOf, since .toMatchObjectType is more strict and .toExtend is identical.',
+      page,
+    );
+    expectSupported(
+      'There is no reason to keep using .toMatchTypeOf, since .toMatchObjectType is stricter and .toExtend is identical.',
+      page,
+    );
   });
 });
