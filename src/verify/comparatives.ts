@@ -91,7 +91,8 @@ export function comparativesOf(tokens: readonly Token[]): Comparative[] {
       (tokens[i - 1]?.lower === 'at' ||
         // "50 or more", "3 or fewer"; "one more origin" adds one, it compares nothing
         (tokens[i - 1]?.lower === 'or' && tokens[i - 2]?.pos === 'NUM') ||
-        tokens[i - 1]?.pos === 'NUM' ||
+        // "one before endAddress" names a place in an order, not a bound of the number.
+        (tokens[i - 1]?.pos === 'NUM' && relation[0] !== 'before') ||
         (next?.lower === 'than' &&
           (tokens[i + 2]?.pos === 'NUM' ||
             ONCE_LIKE.has(tokens[i + 2]?.lower ?? '') ||

@@ -63,3 +63,21 @@ describe('verifyClaim: "less strict" against "stricter"', () => {
     );
   });
 });
+
+describe('verifyClaim: "one before X" against "just after X"', () => {
+  const page =
+    'endAddressExclusive(): Address6 — The address one before endAddress. IPv6 has no broadcast, so it drops exactly one address.';
+
+  it('reads a place counted before a name as "before", not as a bound of the number', () => {
+    expectConflict(
+      'For IPv6, endAddressExclusive() returns the address just after endAddress, dropping exactly one address.',
+      page,
+      'comparative',
+      { claim: 'after', page: 'before' },
+    );
+    expectSupported(
+      'For IPv6, endAddressExclusive() returns the address one before endAddress, dropping exactly one address.',
+      page,
+    );
+  });
+});
