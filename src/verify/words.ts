@@ -128,6 +128,10 @@ const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   // A bound put as a superlative against the other bound ("the smallest batch" / "maximum").
   ...['largest', 'biggest', 'highest', 'greatest'].map((x) => [x, 'minimum'] as const),
   ...['smallest', 'lowest'].map((x) => [x, 'maximum'] as const),
+  // What a check lets through against what it turns away ("host bits are allowed" / "rejects").
+  ['allow', 'reject'],
+  ['permit', 'reject'],
+  ['accept', 'deny'],
   // Left as it was against changed in any word ("leaves the DOM untouched" / "modifies the DOM").
   ...['unchanged', 'untouched', 'unmodified', 'unaltered', 'intact'].flatMap((x) =>
     ['change', 'modify', 'mutate', 'alter'].map((y) => [x, y] as const),

@@ -81,3 +81,21 @@ describe('verifyClaim: "one before X" against "just after X"', () => {
     );
   });
 });
+
+describe('verifyClaim: what a check allows against what it rejects', () => {
+  const page =
+    'static isValid(address: string): boolean — Returns true if the given string is a valid IPv4 address. Host bits in the subnet portion are allowed (e.g. 192.168.1.5/24 is valid).';
+
+  it('reads "rejects" as the opposite of "allowed"', () => {
+    expectConflict(
+      'Address4.isValid rejects host bits in the subnet portion, such as 192.168.1.5/24.',
+      page,
+      'antonym',
+      { claim: 'rejects', page: 'allowed' },
+    );
+    expectSupported(
+      'Address4.isValid allows host bits in the subnet portion, such as 192.168.1.5/24.',
+      page,
+    );
+  });
+});
