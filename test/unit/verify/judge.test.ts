@@ -2,16 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { judgeCandidates, judgeStatements } from '../../../recipes/support/judge.js';
 import { analyze } from '../../../src/verify/index.js';
 import type { PassageMatch } from '../../../src/index.js';
-
-/** A located passage as findPassages returns it; only the method, score and quote matter here. */
-const match = (method: PassageMatch['method'], score: number, quote: string): PassageMatch => ({
-  method,
-  score,
-  quote,
-  domPath: 'p',
-  rect: { x: 0, y: 0, width: 1, height: 1 },
-  range: { start: { node: 0, offset: 0 }, end: { node: 0, offset: quote.length } },
-});
+import { match } from './passage-match.js';
 
 beforeAll(() => {
   analyze('Warm up.');

@@ -11,15 +11,7 @@ import {
 import type { RecordedSearch } from '../../../recipes/support/locate.js';
 import { analyze } from '../../../src/verify/index.js';
 import type { PassageMatch } from '../../../src/index.js';
-
-const match = (method: PassageMatch['method'], score: number, quote: string): PassageMatch => ({
-  method,
-  score,
-  quote,
-  domPath: 'p',
-  rect: { x: 0, y: 0, width: 1, height: 1 },
-  range: { start: { node: 0, offset: 0 }, end: { node: 0, offset: quote.length } },
-});
+import { match } from './passage-match.js';
 
 const search = (
   claim: string,
