@@ -172,9 +172,15 @@ export async function examinePage(
   const context = await headings(page, timeout);
   const searches: RecordedSearch[] = [];
   const source = pageSource(page, options);
-  const recorded = locateChannel.hasSubscribers ? recording(source, searches) : source;
-  const located = await locateAll(recorded, claims, context, !!options.embed);
-  if (locateChannel.hasSubscribers) {
+  // Read once: a subscriber arriving while the page is examined waits for the next page.
+  const traced = locateChannel.hasSubscribers;
+  const located = await locateAll(
+    traced ? recording(source, searches) : source,
+    claims,
+    context,
+    !!options.embed,
+  );
+  if (traced) {
     const record: LocateRecord = {
       url: visited.finalUrl,
       context,
