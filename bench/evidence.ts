@@ -334,7 +334,7 @@ async function measureThroughput(
 }
 
 /**
- * Writes what `bench/evidence-replay.ts` reads: each claim with the page and the text it was
+ * Writes what `--replay` reads: each claim with the page and the text it was
  * looked up as, and the candidates of every page (a page checked again after a timeout appears
  * twice; the later record counts).
  */

@@ -134,8 +134,6 @@ export interface Tally {
   falseSupported: [number, number];
   /** Number and negation claims judged contradicted. */
   contradicted: [number, number];
-  /** False claims judged contradicted or not_found: never supported, and named wrong. */
-  falseRight: [number, number];
   /** Verdicts that differ from the recorded ones. */
   changed: number;
 }
@@ -154,7 +152,6 @@ export function tally(results: readonly ReplayedClaim[]): Tally {
     paraphrase: pair(['paraphrase'], supported),
     falseSupported: pair(FALSE_KINDS, supported),
     contradicted: pair(['number', 'negation'], (r) => r.verdict === 'contradicted'),
-    falseRight: pair(FALSE_KINDS, (r) => r.right),
     changed: results.filter((r) => r.verdict !== r.recorded).length,
   };
 }

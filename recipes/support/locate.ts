@@ -37,7 +37,7 @@ export interface LocateRecord {
 /**
  * The `node:diagnostics_channel` name on which {@link examinePage} publishes a
  * {@link LocateRecord} per page once its claims are located, only while someone subscribes.
- * `bench/evidence.ts --record` keeps them, and `bench/evidence-replay.ts` judges the same
+ * `bench/evidence.ts --record` keeps them, and `bench/evidence.ts --replay` judges the same
  * candidates again without a browser: a change of the verifier measured in seconds.
  */
 export const LOCATE_CHANNEL = 'svc-toolkit:evidence:locate';
