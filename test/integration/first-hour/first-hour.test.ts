@@ -135,17 +135,31 @@ describe('answers and reports outlive the command that made them', () => {
     const ask = await runCli(['ask', QUESTION, '--capture', '--out', out], dataDir);
     expect(ask.code, ask.stderr).toBe(0);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as {
-      citations: Array<{ url: string; page: { localSource?: string } | null }>;
+      citations: Array<{
+        url: string;
+        verdict: string;
+        reason: string;
+        page: { status: number | null; localSource?: string } | null;
+      }>;
     };
     const local = report.citations.map((c) => c.url).filter((u) => u.includes('/docs/'));
     expect(local.length).toBeGreaterThan(0);
-    // Each cited local document names the file it was indexed from, in the JSON and the HTML.
+    // Each cited local document that loaded names the file it was indexed from, in the JSON and
+    // the HTML. (A page the browser could not load on a loaded machine names nothing: its verdict
+    // is unreachable and says why, which the message shows.)
     const corpus = fixture('corpus');
-    const sources = report.citations
-      .filter((c) => c.url.includes('/docs/'))
-      .map((c) => c.page?.localSource ?? '');
-    for (const source of sources) {
-      expect(source.startsWith(corpus)).toBe(true);
+    const loaded = report.citations.filter(
+      (c) => c.url.includes('/docs/') && c.page?.status === 200,
+    );
+    expect(
+      loaded.length,
+      JSON.stringify(report.citations.map((c) => [c.url, c.verdict, c.reason])),
+    ).toBeGreaterThan(0);
+    const sources = loaded.map((c) => c.page?.localSource ?? '');
+    for (const [i, source] of sources.entries()) {
+      expect(source.startsWith(corpus), JSON.stringify({ ...loaded[i], passage: undefined })).toBe(
+        true,
+      );
       expect(existsSync(source)).toBe(true);
     }
     const html = readFileSync(path.join(out, 'report.html'), 'utf8');
