@@ -34,6 +34,7 @@ import { orderConflicts, stepConflicts, unstatedOrders } from './orders.js';
 import { deniedActs, polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
+import { reversals } from './reversals.js';
 import {
   contextDefaultConflicts,
   optionNames,
@@ -533,6 +534,7 @@ export function verifyClaim(
     ...settingConflicts(c.text, settingsText),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...reversals(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...glossSwaps(c, p));
   if (conflicts.length === 0) conflicts.push(...unlikeConflicts(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...contrastSwaps(c, p));

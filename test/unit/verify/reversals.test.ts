@@ -1,0 +1,58 @@
+// Two things a claim joins by the same words as the page, the other way round ("the pax format
+// with support for USTAR headers" / "USTAR with support for pax headers"): a swap no word count
+// sees. A passive, a coordination or a symmetric relation reads the same both ways.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/verify/index.js';
+import { reversals } from '../../../src/verify/reversals.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+const page =
+  'It implementes USTAR with additional support for pax extended headers. It should be ' +
+  'compatible with all popular tar distributions out there (gnutar, bsdtar etc)';
+
+describe('reversals', () => {
+  it('contradicts a claim that joins the two things the other way round', () => {
+    expectConflict(
+      'tar-stream implements the pax format with additional support for USTAR extended headers.',
+      page,
+      'term',
+      { claim: 'pax', page: 'USTAR' },
+    );
+    expectConflict(
+      'The converter turns YAML into JSON.',
+      'The converter turns JSON into YAML, keeping comments.',
+      'term',
+    );
+  });
+
+  it('supports the claim that keeps the order', () => {
+    expectSupported(
+      'tar-stream implements USTAR with additional support for pax extended headers.',
+      page,
+    );
+  });
+
+  it('reads a passive, a coordination and a symmetric relation as the same both ways', () => {
+    const none = (claim: string, passage: string) =>
+      expect(reversals(analyze(claim), analyze(passage))).toEqual([]);
+    none('zlib is used by pako for inflation.', 'pako uses zlib for inflation.');
+    none('It reads JSON and YAML files.', 'It reads YAML and JSON files.');
+    none('Espree is compatible with Acorn.', 'Acorn is compatible with Espree.');
+    // Across statements: "A ..., B ..." says nothing of a link between them.
+    none('The parser runs first, then the printer.', 'The printer waits, then the parser runs.');
+    // Nouns alone between the two make a compound, whose order is free.
+    none(
+      'The cache size option accepts large values.',
+      'This option controls the size of the cache.',
+    );
+    // Pieces of one compound name are not two things.
+    none(
+      'The new -ffold-simple-inlines option folds calls.',
+      'A new option -ffold-simple-inlines folds calls.',
+    );
+  });
+});
