@@ -680,6 +680,11 @@ const DENYING = new Set(
   ).split(' '),
 );
 
+/** A word the tagger calls a noun right after "does not", "will not": a verb ("does not force"). */
+function deniedAfterAux(tokens: readonly Token[], j: number): boolean {
+  return tokens[j]!.pos === 'NOUN' && tokens[j - 1]?.cue === true && tokens[j - 2]?.pos === 'AUX';
+}
+
 /** Words of a clause that sets one act against another, or keeps one going despite a denial. */
 const SETS_ASIDE = new Set(['rather', 'instead', 'still', 'only', 'just', 'merely']);
 
@@ -704,7 +709,8 @@ export function deniedActs(
       words.some((k) => k !== skip && related(claim.tokens[i]!, page.tokens[k]!)),
     ).length;
   for (const [j, x] of page.tokens.entries()) {
-    if (!x.negated || !x.content || !/^(?:VERB|ADJ)$/.test(x.pos)) continue;
+    if (!x.negated || !x.content) continue;
+    if (!/^(?:VERB|ADJ)$/.test(x.pos) && !deniedAfterAux(page.tokens, j)) continue;
     // A denial under a condition is a case ("if you have a machine that doesn't support X").
     if (inCondition(page.tokens, j)) continue;
     // The claim words the denied one in any form, or its opposite: polarity judges it.

@@ -117,6 +117,14 @@ describe('an act the page denies, reworded without the negation', () => {
     expectSupported('Buffer.alloc(size, fill) never draws on the internal Buffer pool.', page);
   });
 
+  it('is denied the same when the tagger reads the verb after "does not" as a noun', () => {
+    const page = 'Express does not force you to use any specific ORM or template engine.';
+    expect(verdictOf('Express makes you use a particular ORM and template engine.', page)).not.toBe(
+      'supported',
+    );
+    expectSupported('Express does not make you use a particular ORM or template engine.', page);
+  });
+
   it('may be restated by a word that denies ("skips the pool", "keeps scripts from seeing it")', () => {
     expectSupported('Buffer.alloc(size, fill) skips the internal Buffer pool.', page);
     expectSupported(
