@@ -258,6 +258,7 @@ export function unstatedComparisons(claim: Analysis, page: Analysis): string[] {
           (p) => sameBase(p, c) || oppositeBase(c, p) || (amount(c) && MAGNITUDE.has(p.base)),
         ) &&
         !words.has(claim.tokens[c.at]!.lemma) &&
+        !opensBound(claim, c.at) &&
         // A superlative that names a bound ("the largest batch") is stated by the bound's word
         // ("the maximum batch size").
         !(
@@ -266,6 +267,15 @@ export function unstatedComparisons(claim: Analysis, page: Analysis): string[] {
         ),
     )
     .map((c) => c.text);
+}
+
+/** True when token `i` opens a bound on a number ("greater than 0", "higher than 2"). */
+export function opensBound(c: Analysis, i: number): boolean {
+  const t = c.tokens[i]!;
+  if (c.tokens[i + 1]?.lower !== 'than') return false;
+  return c.quantities.some(
+    (q) => q.bound !== 'eq' && q.text.toLowerCase().startsWith(`${t.lower} than`),
+  );
 }
 
 /** True for a word of a bound's group of prose synonyms ("largest" with "maximum"). */

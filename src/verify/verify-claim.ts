@@ -27,6 +27,7 @@ import {
 import {
   comparativeConflicts,
   operatorConflicts,
+  opensBound,
   particleConflicts,
   unstatedComparisons,
 } from './comparisons.js';
@@ -739,6 +740,8 @@ export function verifyClaim(
       continue;
     }
     if (!(valueAdjective(t) && isPredicate(c.tokens, i)) && !isPosition(c.tokens, i)) continue;
+    // The word of a bound the quantities check compared ("greater than 0" / "> 0").
+    if (opensBound(c, i)) continue;
     // Stated inside another word all the same ("non-idempotent", "thread-safe").
     if (pageNorm.includes(t.lower)) continue;
     if (!c.comparatives.some((x) => x.at === i)) missing.push(t.text);

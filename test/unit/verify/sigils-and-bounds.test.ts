@@ -76,3 +76,24 @@ describe('a version bound written with an operator', () => {
     );
   });
 });
+
+describe('a bound put in words against one written with an operator', () => {
+  const page = 'visible - Prints the text only when Chalk has a color level > 0.';
+
+  it('states "greater than 0", "higher than 0" and "larger than 0" by "> 0"', () => {
+    for (const words of ['greater than', 'higher than', 'larger than']) {
+      expectSupported(
+        `The visible modifier prints its text only when Chalk's color level is ${words} 0.`,
+        page,
+      );
+    }
+  });
+
+  it('still sets another bound against it', () => {
+    expectConflict(
+      "The visible modifier prints its text only when Chalk's color level is greater than 2.",
+      page,
+      'number',
+    );
+  });
+});
