@@ -570,6 +570,11 @@ export function analyze(written: string): Analysis {
       /^(?:refuse|decline|fail)$/.test(lemma) &&
       values[i + 1]?.toLowerCase() === 'to' &&
       tags[i + 2] === 'VERB';
+    // "405 Method Not Allowed", "204 No Content": a status's name, in title case, denies nothing.
+    const titled =
+      /^(?:Not|No)$/.test(value) &&
+      /^[A-Z][a-z]/.test(values[i + 1] ?? '') &&
+      /^(?:\d{3}|[A-Z][A-Za-z]*)$/.test(values[i - 1] ?? '');
     const cue =
       (CUES.has(lower) ||
         refused ||
@@ -583,6 +588,7 @@ export function analyze(written: string): Analysis {
       !assigned &&
       !valued &&
       !echoes.has(i) &&
+      !titled &&
       !negatesBound(values, tags, i);
     if (cue) {
       pending++;

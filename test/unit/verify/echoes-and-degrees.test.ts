@@ -1,6 +1,7 @@
 // A denial repeated in an aside with its verb left out ("does not, and will not, run strip"):
 // the verb after the aside is what both deny. A degree put with "less" or "more" ("less strict")
-// is compared with one put with "-er" ("stricter"), as two "-er" degrees are.
+// is compared with one put with "-er" ("stricter"), as two "-er" degrees are. A "Not" in a
+// status's title-case name ("405 Method Not Allowed") is no denial.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -97,5 +98,27 @@ describe('verifyClaim: what a check allows against what it rejects', () => {
       'Address4.isValid allows host bits in the subnet portion, such as 192.168.1.5/24.',
       page,
     );
+  });
+});
+
+describe('a status named in title case ("405 Method Not Allowed", "HTTP Not Modified")', () => {
+  it('denies nothing', () => {
+    const page =
+      'This example shows how to implement routes where there is a custom handler to execute when ' +
+      'the path matched, but no methods matched. Without any special handling, this would be ' +
+      'treated as just a generic non-match by router (which typically results in a 404), but with ' +
+      'a custom handler, a 405 Method Not Allowed can be sent.';
+    expectSupported(
+      "Without special handling, a request whose path matches a route but whose method doesn't is " +
+        'just a generic non-match, which typically results in a 404, but a custom handler can send ' +
+        'a 405 Method Not Allowed instead.',
+      page,
+    );
+    const not = (text: string) => analyze(text).tokens.find((t) => t.lower === 'not')!;
+    expect(not('It prevents serving "HTTP Not Modified" (304) responses.').cue).toBe(false);
+    expect(not('The server answers 404 Not Found.').cue).toBe(false);
+    // A denial in words is one, capitals or not.
+    expect(not('The handler does Not send a 405.').cue).toBe(true);
+    expect(not('Sent? Not Always.').cue).toBe(true);
   });
 });
