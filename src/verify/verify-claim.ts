@@ -531,7 +531,8 @@ export function verifyClaim(
     ...stepConflicts(c, p),
     ...particleConflicts(c, p),
     ...operatorConflicts(c, p),
-    ...terms.conflicts,
+    // A term set against itself ("10FFFF" read as "10" and "FFFF" on one side only) is no swap.
+    ...terms.conflicts.filter((x) => norm(x.claim) !== norm(x.page)),
     ...settingConflicts(c.text, settingsText),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { slotSwaps } from '../../../src/verify/slots.js';
+import { expectSupported } from './expect-verdict.js';
 
 // The tagger and WordNet load once per process: slow on a busy machine, so outside any test.
 beforeAll(() => {
@@ -170,5 +171,14 @@ describe('bounds and names in code notation', () => {
         'To turn retries off, set options.maxDelay to 0.',
       ),
     ).toBe('contradicted');
+  });
+});
+
+describe('a hexadecimal value with a leading digit ("10FFFF")', () => {
+  it('is no term set against itself', () => {
+    expectSupported(
+      'With Unicode support enabled, pressing Meta-V and then typing a six-digit hexadecimal code between 000000 and 10FFFF inserts the character with that value.',
+      'Alternatively, if Unicode support is enabled (see section 5.3), you can press Meta-V and then type a six-digit hexadecimal code (from 000000 to 10FFFF, case-insensitive), and the character with the corresponding value will be inserted.',
+    );
   });
 });
