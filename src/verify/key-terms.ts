@@ -13,6 +13,9 @@ const isSentenceStart = (text: string, index: number): boolean =>
 
 const UNIT_WORDS = /^(?:[kmgt]i?b|ms|ns|us|hz|[kmg]hz|px|usd|eur|gbp|utc|gmt|am|pm)$/i;
 
+/** JavaScript's primitive types as Node.js's docs bracket them: no HTML element has their names. */
+const PRIMITIVE_TYPES = /^<(?:number|string|boolean|integer|bigint|any|null|undefined|symbol)>$/;
+
 /** "the <name> event": a word before a kind of named thing of an API. */
 const NAMED_KIND =
   /\bthe\s+['"`]?([A-Za-z_$][\w$]*)['"`]?\s+(?:event|option|method|property|flag|parameter|header|field|argument|hook|callback|setting|mode|attribute|function|command)s?\b/gi;
@@ -52,7 +55,11 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   }
   // An HTML tag in prose ("wrapped in <strong> tags") names an element exactly; a type in
   // brackets ("<URLSearchParams>", Node.js's docs) is its name, found below.
-  for (const m of text.matchAll(/<\/?[a-z][a-z0-9-]*>/g)) add(m[0], 'code');
+  // A primitive type in brackets ("value <number>", "<string> | <boolean>") is the value's type,
+  // no element.
+  for (const m of text.matchAll(/<\/?[a-z][a-z0-9-]*>/g)) {
+    if (!PRIMITIVE_TYPES.test(m[0])) add(m[0], 'code');
+  }
   // So does a call ("handled in then()"), whatever English word names the function.
   for (const m of text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*\(\)/g)) add(m[0], 'code');
   // So does a format directive ("%c counts...", "%Y", "%-d"): printf, strftime, time(1).

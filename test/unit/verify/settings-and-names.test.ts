@@ -439,3 +439,20 @@ describe('verifyClaim: values predicated of the subject', () => {
     );
   });
 });
+
+describe("verifyClaim: a value's bracketed type in Node.js's docs", () => {
+  const page =
+    'value <number> The new default value, which must be a positive number. If the number is ' +
+    'less than 10, the value 10 is used instead. The initial default value is 250.';
+
+  it('is no name, to stand against the claim\'s: "<number>" is a type, "<strong>" an element', () => {
+    expect(analyze(page).keyTerms.map((k) => k.text)).not.toContain('<number>');
+    expect(analyze('Wrap it in <strong> tags.').keyTerms.map((k) => k.text)).toContain('<strong>');
+    expect(
+      verifyClaim(
+        'The default autoSelectFamilyAttemptTimeout is initially 250 milliseconds, and a positive value under 10 is replaced by 10.',
+        page,
+      ).conflicts,
+    ).toEqual([]);
+  });
+});
