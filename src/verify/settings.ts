@@ -337,13 +337,52 @@ function namedDefaultConflicts(claim: string, page: string): Conflict[] {
   return [];
 }
 
+/** An entry that opens with its name: "keepClasses (boolean, default false): ...", "maxAge: ...". */
+const ENTRY_OPENING =
+  /^\s*[`'"]?([\p{L}_$][\p{L}\p{N}_$.]*)[`'"]?\s*(?:\(|:\s|\s[-\u2013\u2014]\s)/u;
+
+/** A name written as code: camelCase, or with `_`, `$` or a dot inside. */
+const CODE_NAME = /\p{Ll}\p{Lu}|[_$]|\p{L}\.\p{L}/u;
+
+/**
+ * A switch default the passage gives its entry ("keepClasses (boolean, default false): ... only
+ * classes specified in the classesToPreserve array are kept") that the claim gives to another name
+ * the passage names ("classesToPreserve is left at its default of false"): the claim's name is
+ * the last name written as code before its default. A passage that states a default right after
+ * the claim's name too gives that one its own.
+ */
+function entryDefaultConflicts(claim: string, page: string): Conflict[] {
+  const entry = ENTRY_OPENING.exec(page)?.[1];
+  if (!entry || !CODE_NAME.test(entry)) return [];
+  const first = defaultsAt(page).sort((a, b) => a[2] - b[2])[0];
+  if (!first || first[2] > ENTRY_REACH) return [];
+  const spelled = (name: string): RegExp =>
+    new RegExp(`(?<![\\p{L}\\p{N}_$.-])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$-])`, 'gu');
+  const defaults = defaultsAt(page);
+  for (const [value, , at] of defaultsAt(claim)) {
+    if (value !== first[0]) continue;
+    const names = [...claim.slice(0, at).matchAll(/[\p{L}_$][\p{L}\p{N}_$.]*/gu)]
+      .map((m) => m[0].replace(/\.$/, ''))
+      .filter((w) => CODE_NAME.test(w));
+    const owner = names.at(-1);
+    if (!owner || owner.toLowerCase() === entry.toLowerCase()) continue;
+    const places = [...page.matchAll(spelled(owner))].map((m) => m.index);
+    if (places.length === 0) continue;
+    if (defaults.some(([, , k]) => places.some((n) => k > n && k - n <= ENTRY_REACH))) continue;
+    return [{ kind: 'term', claim: owner, page: entry }];
+  }
+  return [];
+}
+
 /**
  * Conflicts of settings: switch defaults, keys' values in a defaults block, named default values,
+ * the name an entry's default belongs to,
  * then units.
  */
 export function settingConflicts(claim: string, page: string): Conflict[] {
   let defaults = defaultConflicts(claim, page);
   if (defaults.length === 0) defaults = keyConflicts(claim, page);
   if (defaults.length === 0) defaults = namedDefaultConflicts(claim, page);
+  if (defaults.length === 0) defaults = entryDefaultConflicts(claim, page);
   return [...defaults, ...unitConflicts(claim, page)];
 }

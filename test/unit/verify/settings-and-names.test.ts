@@ -456,3 +456,32 @@ describe("verifyClaim: a value's bracketed type in Node.js's docs", () => {
     ).toEqual([]);
   });
 });
+
+describe("verifyClaim: the name an entry's default belongs to", () => {
+  const page =
+    'keepClasses (boolean, default false): whether to preserve all classes on HTML elements. ' +
+    'When set to false only classes specified in the classesToPreserve array are kept.';
+
+  it('sets the entry against another name the claim gives its default', () => {
+    expectConflict('classesToPreserve defaults to false.', page, 'term', {
+      claim: 'classesToPreserve',
+      page: 'keepClasses',
+    });
+    expectConflict(
+      'While classesToPreserve is left at its default of false, only the classes listed in keepClasses are kept on HTML elements.',
+      page,
+      'term',
+    );
+  });
+
+  it("supports the entry's own default, and a default the page gives the other name too", () => {
+    expectSupported(
+      'While keepClasses is left at its default of false, only the classes listed in classesToPreserve are kept on HTML elements.',
+      page,
+    );
+    expectSupported(
+      'classesToPreserve defaults to false.',
+      'keepClasses (boolean, default false): whether to keep classes. classesToPreserve (boolean, default false): the classes to keep.',
+    );
+  });
+});
