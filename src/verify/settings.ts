@@ -354,11 +354,11 @@ const CODE_NAME = /\p{Ll}\p{Lu}|[_$]|\p{L}\.\p{L}/u;
 function entryDefaultConflicts(claim: string, page: string): Conflict[] {
   const entry = ENTRY_OPENING.exec(page)?.[1];
   if (!entry || !CODE_NAME.test(entry)) return [];
-  const first = defaultsAt(page).sort((a, b) => a[2] - b[2])[0];
+  const defaults = defaultsAt(page);
+  const first = [...defaults].sort((a, b) => a[2] - b[2])[0];
   if (!first || first[2] > ENTRY_REACH) return [];
   const spelled = (name: string): RegExp =>
     new RegExp(`(?<![\\p{L}\\p{N}_$.-])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$-])`, 'gu');
-  const defaults = defaultsAt(page);
   for (const [value, , at] of defaultsAt(claim)) {
     if (value !== first[0]) continue;
     const names = [...claim.slice(0, at).matchAll(/[\p{L}_$][\p{L}\p{N}_$.]*/gu)]
@@ -376,8 +376,7 @@ function entryDefaultConflicts(claim: string, page: string): Conflict[] {
 
 /**
  * Conflicts of settings: switch defaults, keys' values in a defaults block, named default values,
- * the name an entry's default belongs to,
- * then units.
+ * the name an entry's default belongs to, then units.
  */
 export function settingConflicts(claim: string, page: string): Conflict[] {
   let defaults = defaultConflicts(claim, page);
