@@ -36,6 +36,7 @@ import { deniedActs, polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
 import { reversals } from './reversals.js';
+import { branchConflicts } from './branches.js';
 import {
   contextDefaultConflicts,
   optionNames,
@@ -534,6 +535,7 @@ export function verifyClaim(
     // A term set against itself ("10FFFF" read as "10" and "FFFF" on one side only) is no swap.
     ...terms.conflicts.filter((x) => norm(x.claim) !== norm(x.page)),
     ...settingConflicts(c.text, settingsText),
+    ...branchConflicts(c.text, p.text),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...reversals(c, p));
