@@ -58,6 +58,9 @@ const RANK: Record<PassageMatch['method'], number> = { exact: 0, fuzzy: 1, embed
 
 const label = (m: PassageMatch): string => `${m.method} match (score ${m.score})`;
 
+/** A candidate with its verification. */
+type Checked = { match: PassageMatch; v: ClaimVerification };
+
 /** Verifies a claim against one candidate passage. */
 function verifyCandidate(
   claim: ClaimAnalysis,
@@ -138,12 +141,12 @@ function partConflict(
  */
 function partsStated(
   claim: ClaimAnalysis,
-  checked: readonly { match: PassageMatch; v: ClaimVerification }[],
+  checked: readonly Checked[],
   context: string,
-): { match: PassageMatch; v: ClaimVerification }[] | null {
+): Checked[] | null {
   const parts = partsOf(claim.text);
   if (parts.length < 2) return null;
-  const found: { match: PassageMatch; v: ClaimVerification }[] = [];
+  const found: Checked[] = [];
   for (const part of parts) {
     const analysis = analyzeClaim(part);
     const verdicts = checked.map(({ match }) => ({
@@ -170,10 +173,8 @@ const PAIR_COVERAGE = 0.6;
  */
 function complementary(
   claim: ClaimAnalysis,
-  checked: readonly { match: PassageMatch; v: ClaimVerification }[],
-):
-  | [{ match: PassageMatch; v: ClaimVerification }, { match: PassageMatch; v: ClaimVerification }]
-  | null {
+  checked: readonly Checked[],
+): [Checked, Checked] | null {
   // Only values may be stated apart: a name one passage misses and another states is as likely
   // another thing's name (a swapped term) as the same thing's.
   const value = (m: string): boolean => claim.quantities.some((q) => q.text === m);
@@ -203,7 +204,7 @@ function complementary(
  * embedding, then by score), unless it is a loose one (found by meaning, stating less than
  * {@link WEAK_COVERAGE} of the claim) while another candidate states a number, negation or
  * comparison in conflict with the claim, or unless a contradicting candidate states nearly all of
- * the claim's words and more of them than it, or most of them and much more than it, or stands under more of the claim's key terms (its heading or
+ * the claim's words and more of them than it (or as many, in words nearer the claim's), or most of them and much more than it, or stands under more of the claim's key terms (its heading or
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
  * when each part is supported by some candidate and none contradicts one; else support by two candidates that state it together
  * ({@link complementary}), when none is in conflict with it; else the contradicting candidate that shares most words with the
@@ -215,7 +216,7 @@ export function judgeCandidates(
   candidates: readonly PassageMatch[],
   context = '',
 ): Judgement {
-  const checked: { match: PassageMatch; v: ClaimVerification }[] = candidates.map((match) => ({
+  const checked: Checked[] = candidates.map((match) => ({
     match,
     v: verifyCandidate(claim, match, context),
   }));
@@ -235,8 +236,15 @@ export function judgeCandidates(
   // term of the claim) against a support under another entry that names it in passing ("-a:
   // Append ... instead of overwriting it. Only useful with -o" backing "-o does not overwrite",
   // while "-o file: ... this overwrites the file").
+  // Of two passages stating as much of the claim, the one whose words are nearer the claim's
+  // decides ("won't return true for BufferListStream instances created by versions ... before
+  // this static method was added" against "return true if the passed object is an instance of
+  // BufferList or BufferListStream and false otherwise", for "returns false for a
+  // BufferListStream instance").
+  const closer = (x: Checked, y: Checked): boolean =>
+    x.v.coverage > y.v.coverage || (x.v.coverage === y.v.coverage && x.match.score > y.match.score);
   const about = (m: PassageMatch): number => statedKeyTerms(claim, m.context ?? '').length;
-  const margin = (x: { match: PassageMatch; v: ClaimVerification }): number =>
+  const margin = (x: Checked): number =>
     x.match.method !== 'embedding' && x.v.conflicts.some((c) => c.kind !== 'term')
       ? OUTWEIGH_FACT_MARGIN
       : OUTWEIGH_MARGIN;
@@ -244,7 +252,7 @@ export function judgeCandidates(
     best !== undefined &&
     against !== undefined &&
     best.match.method !== 'exact' &&
-    ((against.v.coverage >= OUTWEIGH_COVERAGE && against.v.coverage > best.v.coverage) ||
+    ((against.v.coverage >= OUTWEIGH_COVERAGE && closer(against, best)) ||
       (against.v.coverage >= OUTWEIGH_MOST &&
         against.v.coverage >= best.v.coverage + margin(against)) ||
       about(against.match) > about(best.match));
