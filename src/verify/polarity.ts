@@ -283,6 +283,18 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       const most = Math.max(...pairs.map(context));
       pairs = pairs.filter((x) => context(x) === most);
     }
+    // Of clauses that still tie, the ones under the claim clause's condition state its case: "it
+    // still starts when some of this fails" is answered by "refuses to start if anything fails",
+    // not by "parsed before starting" in the same sentence.
+    const mine = adjacentCondition(claim, claim.tokens[c.words[0]!]!.clause);
+    if (pairs.length > 1 && mine.length > 0) {
+      const under = (x: (typeof pairs)[number]): number =>
+        adjacentCondition(page, page.tokens[x.clause.words[0]!]!.clause).filter((j) =>
+          mine.some((i) => related(claim.tokens[i]!, page.tokens[j]!)),
+        ).length;
+      const most = Math.max(...pairs.map(under));
+      if (most > 0) pairs = pairs.filter((x) => under(x) === most);
+    }
     // Of tied clauses, one that states a claim word as written accounts for it: its antonym in
     // the other is that clause's own word ("Though the call will be asynchronous ..., it is
     // implemented as a synchronous call" for "it is implemented as a synchronous call").
@@ -504,6 +516,20 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
   if (out.length === 0) out.push(...exclusions(claim, page));
   if (out.length === 0) out.push(...valueDenials(claim, page), ...valueDenials(page, claim, true));
   return out;
+}
+
+/**
+ * The content words of the condition clause right after clause `id` ("refuses to start | if
+ * anything fails"), or right before it ("If anything fails, | it refuses to start"), or none.
+ */
+function adjacentCondition(a: Analysis, id: number): number[] {
+  const words = (n: number): number[] => {
+    const at = a.tokens.findIndex((t) => t.clause === n);
+    if (at < 0 || !CONDITIONS.has(a.tokens[at]!.lower)) return [];
+    return a.tokens.flatMap((t, k) => (t.clause === n && t.content ? [k] : []));
+  };
+  const after = words(id + 1);
+  return after.length > 0 ? after : words(id - 1);
 }
 
 /**

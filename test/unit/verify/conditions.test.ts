@@ -98,3 +98,21 @@ describe('verifyClaim with a condition on a setting the page gives a default', (
     expectConflict('The dedupe option defaults to true.', page, 'negation');
   });
 });
+
+describe('verifyClaim pairs a clause with the page clause under the same condition', () => {
+  const page =
+    'The configuration files are parsed before starting, then HAProxy tries to bind all listening sockets, and refuses to start if anything fails.';
+
+  it('reads "still starts when some of this fails" against "refuses to start if anything fails"', () => {
+    expectConflict(
+      'HAProxy parses its configuration files and tries to bind its listening sockets before starting, but it still starts when some of this fails.',
+      page,
+      'negation',
+      { claim: 'starts', page: 'refuses to start' },
+    );
+    expectSupported(
+      'HAProxy parses its configuration files and tries to bind its listening sockets before starting, but it refuses to start when some of this fails.',
+      page,
+    );
+  });
+});
