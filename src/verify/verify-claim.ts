@@ -177,6 +177,18 @@ export function wordSwapsOnly(claim: Analysis, conflicts: readonly Conflict[]): 
   );
 }
 
+/** Bound words, with the words a passage puts the same bound in. */
+const UPPER =
+  /\b(?:max\w*|limit\w*|caps?|capped|up to|at most|no more|not more|exceed\w*|upper|ceiling|larg\w*|high\w*|most|long\w*|big\w*|great\w*|within)\b/;
+const LOWER =
+  /\b(?:min\w*|at least|no less|no fewer|not less|not fewer|must (?:have|be|contain)|lower|floor|small\w*|low\w*|least|short\w*|fewer)\b/;
+const BOUNDS = new Map<string, RegExp>([
+  ['maximum', UPPER],
+  ['max', UPPER],
+  ['minimum', LOWER],
+  ['min', LOWER],
+]);
+
 /** Defaults of {@link verifyClaim}, applied once with `??`. */
 export const CLAIM_DEFAULTS = {
   minCoverage: 0.5,
@@ -722,6 +734,14 @@ export function verifyClaim(
       !/\bdefault/.test(contextText) &&
       !signatureDefaults(p.text).some((name) => hasTerm(claimNorm, name))
     ) {
+      missing.push(t.text);
+      continue;
+    }
+    // A bound the claim names ("the maximum number of characters an article may have"): a
+    // passage (or its heading) that puts no bound that way round ("the number of characters an
+    // article must have") does not say which it is.
+    const bound = BOUNDS.get(t.lemma);
+    if (bound && !bound.test(pageNorm) && !bound.test(contextText)) {
       missing.push(t.text);
       continue;
     }

@@ -1,7 +1,7 @@
 // Variables written with a sigil ("$mail_check"), and version bounds written with an operator
 // (">= 0.11", "Safari >= 11.3") or after the number ("3.7 and earlier").
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyze, extractQuantities } from '../../../src/verify/index.js';
+import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported, verdictOf } from './expect-verdict.js';
 
 beforeAll(() => {
@@ -94,6 +94,35 @@ describe('a bound put in words against one written with an operator', () => {
       "The visible modifier prints its text only when Chalk's color level is greater than 2.",
       page,
       'number',
+    );
+  });
+});
+
+describe('a bound the claim names', () => {
+  const page =
+    'charThreshold (number, default 500): the number of characters an article must have in order to return a result.';
+
+  it('is not stated by a passage that puts no bound that way round', () => {
+    const context = { context: '@mozilla/readability Readability options' };
+    expect(
+      verifyClaim(
+        'The charThreshold option defaults to 500, the maximum number of characters an article may have for Readability to return a result.',
+        page,
+        context,
+      ),
+    ).toMatchObject({ verdict: 'unrelated', missing: ['maximum'] });
+    expectSupported(
+      'The charThreshold option defaults to 500, the minimum number of characters an article must have for Readability to return a result.',
+      page,
+      context,
+    );
+    // The heading may put the bound ("maxSockets").
+    expectSupported(
+      'The maximum number of sockets per host defaults to Infinity.',
+      'Default: Infinity. Sockets per host.',
+      {
+        context: 'maxSockets <number> Maximum number of sockets to allow per host.',
+      },
     );
   });
 });
