@@ -373,29 +373,22 @@ describe('judgeCandidates: two passages that state the whole claim', () => {
     'It will return true if the passed object is an instance of BufferList or BufferListStream and false otherwise.';
   const aside =
     "this won't return true for BufferList or BufferListStream instances created by versions of this library before this static method was added.";
-
-  it('lets the one whose words are nearer the claim decide', () => {
-    const claim = analyze(
-      'BufferList.isBufferList() returns false for a BufferListStream instance.',
-    );
-    const j = judgeCandidates(
-      claim,
-      [match('fuzzy', 0.667, aside), match('fuzzy', 0.833, rule)],
+  // The claim against the aside (match score `asideScore`) and the rule (0.833).
+  const judge = (asideScore: number) =>
+    judgeCandidates(
+      analyze('BufferList.isBufferList() returns false for a BufferListStream instance.'),
+      [match('fuzzy', asideScore, aside), match('fuzzy', 0.833, rule)],
       'BufferList.isBufferList(obj)',
     );
+
+  it('lets the one whose words are nearer the claim decide', () => {
+    const j = judge(0.667);
     expect(j.verdict, j.reason).toBe('contradicted');
     expect(j.match?.quote).toBe(rule);
   });
 
   it('keeps the support when it is the nearer one', () => {
-    const claim = analyze(
-      'BufferList.isBufferList() returns false for a BufferListStream instance.',
-    );
-    const j = judgeCandidates(
-      claim,
-      [match('fuzzy', 0.9, aside), match('fuzzy', 0.833, rule)],
-      'BufferList.isBufferList(obj)',
-    );
+    const j = judge(0.9);
     expect(j.verdict, j.reason).toBe('supported');
   });
 });
