@@ -232,10 +232,6 @@ export function judgeCandidates(
   // different fact outweighs a support that shares fewer, since a false `supported` is the worse
   // error ("only for HTTP/1.1 connections" backed by "A basic HTTP/1.1 client..." while the
   // option's own text says HTTP/2).
-  // So does one standing under the claim's subject (its heading or definition term names a key
-  // term of the claim) against a support under another entry that names it in passing ("-a:
-  // Append ... instead of overwriting it. Only useful with -o" backing "-o does not overwrite",
-  // while "-o file: ... this overwrites the file").
   // Of two passages stating as much of the claim, the one whose words are nearer the claim's
   // decides ("won't return true for BufferListStream instances created by versions ... before
   // this static method was added" against "return true if the passed object is an instance of
@@ -243,6 +239,10 @@ export function judgeCandidates(
   // BufferListStream instance").
   const closer = (x: Checked, y: Checked): boolean =>
     x.v.coverage > y.v.coverage || (x.v.coverage === y.v.coverage && x.match.score > y.match.score);
+  // So does one standing under the claim's subject (its heading or definition term names a key
+  // term of the claim) against a support under another entry that names it in passing ("-a:
+  // Append ... instead of overwriting it. Only useful with -o" backing "-o does not overwrite",
+  // while "-o file: ... this overwrites the file").
   const about = (m: PassageMatch): number => statedKeyTerms(claim, m.context ?? '').length;
   const margin = (x: Checked): number =>
     x.match.method !== 'embedding' && x.v.conflicts.some((c) => c.kind !== 'term')
