@@ -19,6 +19,7 @@ import {
   findChromium,
   launchChromium,
 } from '../../src/chromium.js';
+import { waitFor } from '../support/wait.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'svc-chromium-unit-'));
 let n = 0;
@@ -168,6 +169,24 @@ describe('launchChromium', () => {
     ).rejects.toThrow(/did not print its DevTools endpoint within 300 ms/);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+
+  it('takes the process group with it when the browser is killed from outside', async () => {
+    const helperPidFile = path.join(root, 'helper.pid');
+    // A helper in the browser's process group that would outlive it, as a busy renderer can.
+    const exe = script(
+      `sleep 30 &\necho $! > ${helperPidFile}\necho 'DevTools listening on ws://127.0.0.1:45679/devtools/browser/x' >&2\nexec sleep 30`,
+    );
+    const launched = await launchChromium({
+      executablePath: exe,
+      userDataDir: path.join(root, 'p4'),
+    });
+    const helper = Number(readFileSync(helperPidFile, 'utf8'));
+    expect(alive(helper)).toBe(true);
+    const exited = new Promise((resolve) => launched.process.once('exit', resolve));
+    process.kill(launched.pid, 'SIGKILL');
+    await exited;
+    expect(await waitFor(() => !alive(helper), 2_000)).toBe(true);
   });
 
   it('rejects with the exit status and the last stderr lines when the browser exits early', async () => {
