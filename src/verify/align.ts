@@ -44,7 +44,9 @@ export function quantityAlignment(
             // So do counts in words past the smallest ("seventeen of which"), which no loose
             // use writes.
             (/\d|infinit|unlimited|unbounded|\bsingle\b/i.test(q.text) ||
-              (q.kind === 'number' && q.value >= WRITTEN_COUNT && Number.isInteger(q.value))) &&
+              (q.kind === 'number' && q.value >= WRITTEN_COUNT && Number.isInteger(q.value)) ||
+              // A count of the page's own noun ("twice" / "2 times") is no loose use either.
+              (q.kind === 'number' && q.dim.startsWith('count:') && q.dim === p.dim)) &&
             ((comparable(q, p) && compareQuantities(q, p) === 'same') ||
               // A bare number the claim gives with a unit ("- 1 bytes" for "- 1").
               writtenAs(p, q)),

@@ -253,7 +253,8 @@ export function extractQuantities(text: string): Quantity[] {
   )) {
     const start = m.index + m[0].length - m[1]!.length;
     const end = start + m[1]!.length;
-    if (!free(start, end) || unitAfter(lower, end)?.dim.startsWith('count') === false) continue;
+    if (!free(start, end) || unitAfter(lower, end, text)?.dim.startsWith('count') === false)
+      continue;
     const parts = m[1]!.split('.').map(Number);
     push({
       kind: 'version',
@@ -415,7 +416,7 @@ export function extractQuantities(text: string): Quantity[] {
   for (const m of lower.matchAll(FRACTION)) {
     const start = m.index;
     const end = start + m[0].length - 1;
-    const u = unitAfter(lower, end);
+    const u = unitAfter(lower, end, text);
     if (!u || u.dim.startsWith('count') || !free(start, end)) continue;
     const value = (SMALL[m[1] ?? ''] ?? 1) * FRACTIONS[m[2]!.replace(/s$/, '')]!;
     // "three quarters" read as a count of quarters is part of it.
@@ -428,7 +429,7 @@ export function extractQuantities(text: string): Quantity[] {
   for (const m of lower.matchAll(SPAN)) {
     const start = m.index;
     const end = start + m[1]!.length;
-    const u = unitAfter(lower, end);
+    const u = unitAfter(lower, end, text);
     if (u?.dim !== 'ms' || !free(start, end)) continue;
     if (
       !m[2] &&
@@ -446,7 +447,7 @@ export function extractQuantities(text: string): Quantity[] {
   for (const m of lower.matchAll(/\b(?:an?\s+)?single\b/g)) {
     const start = m.index;
     const end = start + m[0].length;
-    const u = unitAfter(lower, end);
+    const u = unitAfter(lower, end, text);
     if (!u?.dim.startsWith('count') || !free(start, end)) continue;
     if (raws.some((r) => r.start < u.end && r.end > start)) continue;
     raws.push({ start, end, value: 1, high: 1, bound: boundBefore(lower, start, end) });
@@ -480,7 +481,7 @@ export function extractQuantities(text: string): Quantity[] {
     const once = ONCE_LIKE.has(word);
     const u = once
       ? { dim: `count:${nounStem('times')}`, factor: 1, end: r.end, name: 'times' }
-      : unitAfter(lower, r.end);
+      : unitAfter(lower, r.end, text);
     // "in 1911" is a year; "1200 pear trees" a count: a counted noun after it decides, unless a
     // preposition of time stands before it. "of" is one only without a counted noun ("the summer
     // of 1999", not "upward of 2000 queries"); a bare number with no such word is a year only in
@@ -655,6 +656,7 @@ function boundStart(lower: string, at: number): number | null {
 function unitAfter(
   lower: string,
   at: number,
+  text: string,
 ): { dim: string; factor: number; end: number; name: string } | null {
   const rest = lower.slice(at);
   // A number in code ("`60e3` milliseconds") or with its unit in brackets ("60e3 (milliseconds)")
@@ -685,10 +687,20 @@ function unitAfter(
   }
   if (m[1] === '' && name !== '%') return null;
   if (NOT_NOUN.has(name) || name.length < 3) return null;
+  // A status code's capitalised reason names what the number is ("408 Request Timeout", "429 Rate
+  // Limit"), it counts nothing; an acronym may qualify a counted noun ("1000 SMTP processes").
+  if (
+    /(?<![\w.])[1-5]\d\d$/.test(lower.slice(0, at)) &&
+    /^[A-Z][a-z]/.test(text.slice(at + m[1]!.length))
+  )
+    return null;
   // A verb with its object after the number ("setting it to 0 turns this off", "-9 set the block
   // size", "1 yields an empty list"), not a noun counted.
   if (/^\s(?:this|it|them|these|those|the|an?|its|their)\b/.test(rest.slice(m[0].length)))
     return null;
+  // So is a verb with a particle ("0 turns retries off") or one WordNet knows only as a verb
+  // ("0 disables the cache").
+  if (/^\s[a-z]+\s(?:off|on)(?![\w-])/.test(rest.slice(m[0].length)) || verbOnly(name)) return null;
   // A noun before a plural one qualifies it: "12 stack frames" counts frames, "5 log files" files,
   // "1000 SMTP client processes" processes.
   const head = /^(?:\s([a-z]{3,}))?\s([a-z]{3,}s)\b/.exec(rest.slice(m[0].length));
@@ -715,6 +727,14 @@ function unitAfter(
   // An adverb or adjective with no noun after it counts nothing ("1024 rather than 1000").
   if (adjectiveOnly(name)) return null;
   return { dim: `count:${nounStem(name)}`, factor: 1, end: at + m[0].length, name };
+}
+
+/** True for a third-person verb whose stem WordNet knows only as a verb ("disables", "enables"). */
+function verbOnly(word: string): boolean {
+  if (!word.endsWith('s') || loadWordNet().knows(word)) return false;
+  const stems = [word.slice(0, -1), ...(word.endsWith('es') ? [word.slice(0, -2)] : [])];
+  const senses = stems.flatMap((stem) => loadWordNet().synsets(stem));
+  return senses.length > 0 && senses.every((id) => id.startsWith('v'));
 }
 
 /** True for a word WordNet knows only as an adjective or adverb ("consecutive", "combined"). */

@@ -15,6 +15,21 @@ describe('the word after a number', () => {
     expect(dims('where 0 represents the start of the process')).toEqual(['0|count']);
     expect(dims('so export const = 1 yields an empty exports list')).toEqual(['1|count']);
     expect(dims('The flags -1 to -9 set the block size')).toEqual(['-1|count', '-9|count']);
+    // A verb with a particle, or one WordNet knows only as a verb.
+    expect(dims('setting maxRetries to 0 turns retries off')).toEqual(['0|count']);
+    expect(dims('a size of 0 disables the cache')).toEqual(['0|count']);
+  });
+
+  it('is no counted noun when it is a status code’s reason', () => {
+    expect(dims('408 Request Timeout, 409 Conflict, 429 Rate Limit')).toEqual([
+      '408|count',
+      '409|count',
+      '429|count',
+    ]);
+    // An acronym still qualifies the noun counted.
+    expect(dims('runs 1000 SMTP client processes')).toEqual([
+      '1000 SMTP client processes|count:process',
+    ]);
   });
 
   it('is no counted noun when it is an adverb', () => {
@@ -28,6 +43,18 @@ describe('the word after a number', () => {
       '4 workers|count:worker',
       '5 retries|count:retry',
     ]);
+    expect(dims('up to 3 retries on failure')).toEqual(['up to 3 retries|count:retry']);
+  });
+
+  it('lets status codes and a count in words be stated by the page’s codes and count', () => {
+    const page =
+      'Certain errors will be automatically retried 2 times by default, with a short exponential backoff. Connection errors (for example, due to a network connectivity problem), 408 Request Timeout, 409 Conflict, 429 Rate Limit, and >=500 Internal errors will all be retried by default.';
+    const claim = (count: string): string =>
+      `By default certain failed requests are retried ${count} with a short exponential backoff, including connection errors and 408, 409 and 429 responses.`;
+    const r = verifyClaim(claim('twice'), page);
+    expect(r.conflicts).toEqual([]);
+    expect(r.verdict, r.reason).toBe('supported');
+    expectConflict(claim('three times'), page, 'number', { claim: 'three times', page: '2 times' });
   });
 
   it('lets a number with a verb after it be stated by the same number with another verb', () => {
