@@ -318,6 +318,27 @@ function firstCut(text: string): Cut | null {
       const head = relative ? antecedent(p, i - 1) : lead;
       // A participle right after the subject speaks of it: "zlib.crc32(), added in v20.15.0, ...".
       const headEnd = relative || firstVerb(p, lead, i - 1) < 0 ? i - 1 : -1;
+      // One that ends its clause after the clause's verb says how the whole clause comes about:
+      // "it doubles the delay up to 30 seconds, governed by the retryMax attribute" states "this
+      // is governed by the retryMax attribute".
+      const stop = p.findIndex((x, k) => k > i && x.t.text === ';');
+      const end = stop < 0 ? n : stop;
+      if (
+        participle &&
+        headEnd < 0 &&
+        // A passive with its agent, after a clause of no other comma.
+        p[i + 1]!.t.lower === 'by' &&
+        commaOrEnd(p, lead, i - 1) === i - 1 &&
+        // No verb after it (the tagger may read a final plural noun as one: "... attributes").
+        firstVerb(p, i + 1, end - 1) < 0 &&
+        wordCount(p, lead, i - 1) >= MIN_WORDS &&
+        wordCount(p, from, end) >= MIN_WORDS - 1
+      ) {
+        return {
+          rest: `${text.slice(0, p[i - 1]!.start)}${stop < 0 ? '' : text.slice(p[stop]!.start)}`,
+          split: `${prefix}${prefix ? 'this' : 'This'} is ${span(from, end)}`,
+        };
+      }
       if (head < 0 || headEnd <= head || wordCount(p, from, close) < MIN_WORDS - 1) continue;
       const said = relative ? '' : 'was ';
       // The rest loses the clause and its commas: "zlib.params(), which ..., is" -> "zlib.params() is".

@@ -217,9 +217,30 @@ describe('statementsOf with "defaults to"', () => {
       ),
     ).toEqual([
       'The handler waits one second.',
-      'The handler then doubles the wait up to 30 seconds, governed by the retryStart, retryFactor and retryMax attributes.',
+      'The handler then doubles the wait up to 30 seconds.',
       'messages logged meanwhile are dropped.',
+      'This is governed by the retryStart, retryFactor and retryMax attributes.',
     ]);
+  });
+
+  it('reads a passive participle with its agent after the verb as a statement of its own', () => {
+    expect(
+      statementsOf(
+        "When a SocketHandler can't connect, it doubles the wait up to 30 seconds, governed by the retryMax attribute.",
+      ),
+    ).toEqual([
+      "When a SocketHandler can't connect, it doubles the wait up to 30 seconds.",
+      "When a SocketHandler can't connect, this is governed by the retryMax attribute.",
+    ]);
+    // Not another participle, nor one after a clause that has commas of its own.
+    expect(
+      statementsOf('The wait doubles up to 30 seconds, compared with 10 before.'),
+    ).toHaveLength(1);
+    expect(
+      statementsOf(
+        'A file can be read by the user who created it and, on platforms with permission bits, executed by no one.',
+      ),
+    ).toHaveLength(1);
   });
 
   it('keeps the two cases of a leading condition together, and gives it to each statement', () => {
