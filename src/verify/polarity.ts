@@ -183,6 +183,24 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         (c.cues - p.cues) % 2 === 0
       );
     });
+  // A claim clause that runs two facts together, each with its denial ("returns 0 for a key that
+  // is not in the cache and Infinity for an item stored without a TTL"), is echoed when each
+  // denied word is denied by a page clause stating the fact ("If item is not in cache, returns 0.
+  // Returns Infinity if item is in cache without a defined TTL").
+  const echoedEach = (c: Clause): boolean => {
+    const denied = c.words.filter((i) => claim.tokens[i]!.negated);
+    if (c.cues < 2 || denied.length < 2) return false;
+    return denied.every((i) =>
+      pageClauses.some(
+        (p) =>
+          p.words.some(
+            (j) => page.tokens[j]!.negated && related(claim.tokens[i]!, page.tokens[j]!),
+          ) &&
+          c.words.filter((k) => p.words.some((j) => related(claim.tokens[k]!, page.tokens[j]!)))
+            .length >= 2,
+      ),
+    );
+  };
   const claimClauses = clausesOf(claim);
   for (const c of claimClauses) {
     let best = 0;
@@ -465,7 +483,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         conditional(x) ||
         wordwise(x),
     );
-    if (agrees || pairs.length === 0 || echoed(c)) continue;
+    if (agrees || pairs.length === 0 || echoed(c) || echoedEach(c)) continue;
     const x = touching[0] ?? pairs[0]!;
     const flip = x.flips[0];
     if (flip && c.cues % 2 === x.clause.cues % 2) {

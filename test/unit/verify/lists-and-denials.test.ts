@@ -145,3 +145,17 @@ describe('verifyClaim: a release named with its product', () => {
     );
   });
 });
+
+describe('verifyClaim: two denials run into one claim clause', () => {
+  const page =
+    'If item is not in cache, returns 0. Returns Infinity if item is in cache without a defined TTL.';
+  const context = 'getRemainingTTL(key)';
+
+  it('are each echoed by the page clause that states their fact', () => {
+    expectSupported(
+      'getRemainingTTL returns 0 for a key that is not in the cache and Infinity for an item stored without a TTL.',
+      page,
+      { context },
+    );
+  });
+});
