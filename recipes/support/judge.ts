@@ -32,6 +32,12 @@ export interface Judgement {
 /** Least coverage of a lexical contradiction that makes a semantic search pointless. */
 const SETTLED_COVERAGE = 0.7;
 
+/**
+ * Coverage of the claim under which a passage about something else, in conflict with the claim,
+ * leaves the claim's statements to be judged each on its own (no `doubt`).
+ */
+const DOUBT_MIN_COVERAGE = 0.5;
+
 /** Coverage under which a support found by meaning gives way to a doubt. */
 const WEAK_COVERAGE = 0.7;
 
@@ -351,7 +357,13 @@ export function judgeCandidates(
     coverage: 0,
     reason,
     settled: false,
-    doubt: doubt !== undefined,
+    // A passage about something else that shares less than half of the claim raises no doubt
+    // over statements of it each stated elsewhere (its conflict is with words the claim mixes),
+    // unless it weighs against a loose support.
+    doubt:
+      doubted ||
+      (doubt !== undefined &&
+        !(doubt.v.verdict === 'unrelated' && doubt.v.coverage < DOUBT_MIN_COVERAGE)),
   };
 }
 

@@ -296,6 +296,36 @@ describe('judgeCandidates: a loose support in doubt', () => {
   });
 });
 
+describe('judgeCandidates: a doubt over a claim joining statements', () => {
+  const claim = analyze(
+    'git reflog expire drops reflog entries after 90 days by default, and entries that are no longer reachable from the current tip go after just 30 days.',
+  );
+
+  it('is raised by a passage about something else that shares half of the claim or more', () => {
+    const j = judgeCandidates(claim, [
+      match(
+        'embedding',
+        0.8,
+        'Reflog entries are kept: git gc never drops them after 90 days, nor after 30 days for unreachable ones.',
+      ),
+    ]);
+    expect(j.verdict).toBe('not_found');
+    expect(j.doubt).toBe(true);
+  });
+
+  it('is not raised by one that shares less, whatever it says otherwise', () => {
+    const j = judgeCandidates(claim, [
+      match(
+        'embedding',
+        0.8,
+        'Records of conflicted merges you resolved earlier are kept for this many days when git rerere gc is run. The default is 60 days.',
+      ),
+    ]);
+    expect(j.verdict).toBe('not_found');
+    expect(j.doubt).toBe(false);
+  });
+});
+
 describe('judgeCandidates: two passages that state a claim together', () => {
   const entry = {
     ...match(
