@@ -362,3 +362,55 @@ export function unstatedOrders(claim: Analysis, page: Analysis): string[] {
   if (mine.length === 0 || ordersOf(page.text).some((o) => o.kind === 'precedence')) return [];
   return mine.map((o) => `${o.first} over ${o.second}`);
 }
+
+/**
+ * An order word right after a date, a second date later in the sentence: "on March 22, 2001,
+ * shortly before ... in February 2001".
+ */
+const DATED_ORDER =
+  /^[,\s]*(?:[\w-]+\s+){0,2}?(before|after|earlier than|later than|prior to)\b[^.;!?]*$/i;
+
+/**
+ * -1, 0 or 1 as date `a` falls before, on or after date `b`, comparing the parts both state (a
+ * year against a year and month compares the years); `null` when they share no part.
+ */
+function dateOrder(a: readonly number[], b: readonly number[]): number | null {
+  let known = false;
+  for (let i = 0; i < 3; i++) {
+    const [x, y] = [a[i] ?? 0, b[i] ?? 0];
+    if (x === 0 || y === 0) break;
+    known = true;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return known ? 0 : null;
+}
+
+/**
+ * A claim that puts two dated events in an order its own dates deny, where the page states both
+ * dates: "the first production release on March 22, 2001, shortly before Stallman declared it a
+ * GNU program in February 2001" says "before" of a date that comes after. The dates are the
+ * page's; the order word is the claim's, and it is false.
+ */
+export function datedOrderConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  const dates = claim.quantities.filter((q) => q.kind === 'date');
+  const onPage = (q: (typeof dates)[number]): boolean =>
+    page.quantities.some((p) => p.kind === 'date' && dateOrder(p.parts, q.parts) === 0);
+  const out: Conflict[] = [];
+  for (let k = 0; k + 1 < dates.length; k++) {
+    const [a, b] = [dates[k]!, dates[k + 1]!];
+    const m = DATED_ORDER.exec(claim.text.slice(a.end, b.start));
+    if (!m || !onPage(a) || !onPage(b)) continue;
+    const order = dateOrder(a.parts, b.parts);
+    if (order === null || order === 0) continue;
+    const before = /before|earlier|prior/i.test(m[1]!);
+    if ((before && order > 0) || (!before && order < 0)) {
+      const [early, late] = order > 0 ? [b, a] : [a, b];
+      out.push({
+        kind: 'comparative',
+        claim: `${a.text} ${m[1]} ${b.text}`,
+        page: `${early.text}, then ${late.text}`,
+      });
+    }
+  }
+  return out;
+}

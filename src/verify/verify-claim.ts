@@ -31,7 +31,7 @@ import {
   particleConflicts,
   unstatedComparisons,
 } from './comparisons.js';
-import { orderConflicts, stepConflicts, unstatedOrders } from './orders.js';
+import { datedOrderConflicts, orderConflicts, stepConflicts, unstatedOrders } from './orders.js';
 import { deniedActs, polarityConflicts } from './polarity.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
@@ -542,6 +542,7 @@ export function verifyClaim(
     ...comparativeConflicts(c, p),
     ...orderConflicts(c, p),
     ...stepConflicts(c, p),
+    ...datedOrderConflicts(c, p),
     ...particleConflicts(c, p),
     ...operatorConflicts(c, p),
     // A term set against itself ("10FFFF" read as "10" and "FFFF" on one side only) is no swap.

@@ -145,3 +145,24 @@ describe('verifyClaim: steps a sentence lists in order', () => {
     ).toEqual([]);
   });
 });
+
+describe('verifyClaim: two dated events put in order', () => {
+  const page =
+    'In February 2001, nano was declared an official GNU program by Richard Stallman. nano also reached its first production release on March 22, 2001.';
+
+  it('contradicts an order word the page’s own dates deny', () => {
+    expectConflict(
+      'nano reached its first production release on March 22, 2001, shortly before Richard Stallman declared it an official GNU program in February 2001.',
+      page,
+      'comparative',
+      { claim: 'March 22, 2001 before February 2001', page: 'February 2001, then March 22, 2001' },
+    );
+  });
+
+  it('supports the order the dates give', () => {
+    expectSupported(
+      'nano reached its first production release on March 22, 2001, shortly after Richard Stallman declared it an official GNU program in February 2001.',
+      page,
+    );
+  });
+});
