@@ -99,10 +99,23 @@ export function hedged(a: Place, other: Place): boolean {
   // handler, ... Otherwise, it calls your handler", whose other branch is the positive one.
   if (otherwiseOfPositive(other)) return true;
   if (negatedCondition(other.tokens, other.sentence, other.at) !== undefined) return false;
+  // The other denial is the main clause's, not a consequence drawn after it ("take effect without
+  // restarting the scheduler, so neither systemctl nor launchctl is needed").
+  const opener = new Map<number, string>();
+  a.tokens.forEach((x) => {
+    if (!opener.has(x.clause)) opener.set(x.clause, x.lower);
+  });
   return a.tokens.some(
-    (x, i) => a.sentence[i] === a.sentence[a.at] && x.cue && x.clause !== condition,
+    (x, i) =>
+      a.sentence[i] === a.sentence[a.at] &&
+      x.cue &&
+      x.clause !== condition &&
+      !CONSEQUENCE.has(opener.get(x.clause) ?? ''),
   );
 }
+
+/** Words that open a clause drawn from the one before it. */
+const CONSEQUENCE = new Set(['so', 'therefore', 'hence', 'thus', 'consequently']);
 
 /** Verbs that let or help someone do what follows them. */
 const LEAVE = new Set(['help', 'let', 'allow', 'permit', 'enable']);

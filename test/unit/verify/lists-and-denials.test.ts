@@ -159,3 +159,17 @@ describe('verifyClaim: two denials run into one claim clause', () => {
     );
   });
 });
+
+describe('verifyClaim: a denial in a consequence drawn after the claim', () => {
+  const page =
+    'The scheduler MUST be restarted manually after making changes to the cupsd.conf file. On Linux this is typically done using the systemctl(8) command, while on macOS the launchctl(8) command is used instead.';
+
+  it('does not make "without" a condition: the denied act is the claim', () => {
+    expectConflict(
+      'Changes to cupsd.conf take effect without restarting the scheduler by hand, so neither systemctl on Linux nor launchctl on macOS is needed.',
+      page,
+      'negation',
+      { claim: 'without restarting', page: 'restarted' },
+    );
+  });
+});
