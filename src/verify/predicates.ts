@@ -120,6 +120,9 @@ const CONSEQUENCE = new Set(['so', 'therefore', 'hence', 'thus', 'consequently']
 /** Verbs that let or help someone do what follows them. */
 const LEAVE = new Set(['help', 'let', 'allow', 'permit', 'enable']);
 
+/** Word classes of a list of nouns ("no build step, CLI tool or plugin"). */
+const SUBJECT_LIST = new Set(['ADJ', 'NOUN', 'PROPN', 'DET', 'CCONJ', 'NUM', 'X']);
+
 /** Word classes inside a noun phrase that a leading "no" negates as a whole. */
 const NOUN_PHRASE = new Set(['ADJ', 'NOUN', 'PROPN']);
 
@@ -141,6 +144,24 @@ function negatedAt(tokens: readonly Token[], at: number): boolean {
     for (let i = at - 1; i >= 0 && tokens[i]!.clause === t.clause; i--) {
       if (/^(?:none|no|neither|nothing|nobody)$/.test(tokens[i]!.lower)) return true;
     }
+    // The subject may be a list the clauses split at its commas: "No extra build step, CLI tool
+    // or lint plugin is needed".
+    {
+      let i = tokens.findIndex((x) => x.clause === t.clause) - 1;
+      while (i >= 0 && (SUBJECT_LIST.has(tokens[i]!.pos) || tokens[i]!.text === ',')) {
+        if (/^(?:none|no|neither)$/.test(tokens[i]!.lower)) return true;
+        i--;
+      }
+    }
+  }
+  // A verb whose object a quantifier denies is denied itself: "performs no CORS checks" is "does
+  // not perform CORS checks", "returns nothing" "does not return anything".
+  if (t.pos === 'VERB') {
+    let k = at + 1;
+    while (tokens[k]?.pos === 'ADV' && tokens[k]!.clause === t.clause) k++;
+    const next = tokens[k];
+    if (next?.cue && next.clause === t.clause && /^(?:no|none|nothing)$/.test(next.lower))
+      return true;
   }
   if (!NOUN_PHRASE.has(t.pos)) return false;
   for (let i = at - 1; i >= 0 && tokens[i]!.clause === t.clause; i--) {

@@ -239,3 +239,29 @@ describe('exceptions to a negation', () => {
     ).toEqual([]);
   });
 });
+
+describe('a denied object and a denied list of subjects', () => {
+  it('reads "performs no X" as "does not perform X" against a list run into one clause', () => {
+    // A page's bullet list flattened into one clause: two denials before "performed".
+    const page =
+      'Unlike browsers, Undici does not implement CORS checks by default. This means: No preflight requests are sent for cross-origin requests No validation of Access-Control-Allow-Origin headers is performed Requests to any origin are allowed';
+    expect(verdict('By default undici performs no CORS checks.', page)).toMatch(/^supported/);
+    // The verb reads denied against a plain one too.
+    expect(
+      verdict(
+        'The client makes no requests to the proxy.',
+        'The client makes requests to the proxy.',
+      ),
+    ).toMatch(/^contradicted: negation/);
+  });
+
+  it('reads "no X, Y or Z is needed" as denying the need, whatever commas split the list', () => {
+    const page = 'No extra build step, cli tool, IDE extension, or lint plugin is needed.';
+    expect(verdict('Using it needs no extra build step or lint plugin.', page)).toMatch(
+      /^supported/,
+    );
+    expect(verdict('Using it needs an extra build step and a lint plugin.', page)).toMatch(
+      /^contradicted: negation/,
+    );
+  });
+});
