@@ -216,9 +216,15 @@ export function conditionConflicts(claim: Analysis, page: Analysis): Conflict[] 
         x.consequenceParity === mine.consequenceParity,
     );
     if (agrees) continue;
+    // "only if X, Y" and "not Y unless X" are one case put two ways.
+    const only = (tokens: readonly Token[], x: Case): boolean => {
+      const first = Math.min(...x.condition);
+      return tokens.slice(Math.max(0, first - 5), first).some((t) => t.lower === 'only');
+    };
     const other = theirs.find(
       (x) =>
         states(x) &&
+        !((mine.unless && only(p, x)) || (x.unless && only(c, mine))) &&
         touches(x) &&
         x.conditionParity !== mine.conditionParity &&
         x.consequenceParity === mine.consequenceParity,

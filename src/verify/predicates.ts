@@ -9,7 +9,7 @@ import { endsSentence } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, sameWord } from './words.js';
-import { inCondition, opensUnless } from './conditions.js';
+import { CONDITIONS, inCondition, opensUnless } from './conditions.js';
 
 /** Words that open a condition: "if X is not set, ..." states when, not what. */
 const CONDITIONAL = new Set(['if', 'when', 'unless']);
@@ -255,6 +255,22 @@ function contrasted(tokens: readonly Token[], at: number): boolean {
 }
 
 /**
+ * True when one side's word is under "only if" ("it only matches if the dot option is set") and
+ * the other's under "unless" ("will not match unless dot is set"): the two say one thing, the
+ * case with its restriction.
+ */
+function onlyIfUnless(a: readonly Token[], i: number, b: readonly Token[], j: number): boolean {
+  const onlyIf = (tokens: readonly Token[], at: number): boolean => {
+    const clause = tokens[at]!.clause;
+    let k = at - 1;
+    while (k >= 0 && tokens[k]!.clause === clause && !CONDITIONS.has(tokens[k]!.lower)) k--;
+    if (k < 0 || tokens[k]!.clause !== clause || tokens[k]!.lower === 'unless') return false;
+    return tokens.slice(Math.max(0, k - 3), k).some((x) => x.lower === 'only');
+  };
+  return (underUnless(a, i) && onlyIf(b, j)) || (underUnless(b, j) && onlyIf(a, i));
+}
+
+/**
  * Negation conflicts of the claim's predicates: a claim predicate the passage states (same word,
  * or its nominalisation: "prunes" / "pruning"), with the opposite polarity at every occurrence.
  * Sentences with two negations or a conditional opener, on either side, are no evidence.
@@ -291,6 +307,7 @@ export function predicateConflicts(claim: Analysis, page: Analysis): Conflict[] 
         // A condition asserts nothing: "unless you pass your own handler" denies no "Pass in
         // a custom handler" the page states plainly, nor a plain claim a page's condition.
         inCondition(claim.tokens, i) === inCondition(page.tokens, j) &&
+        !onlyIfUnless(claim.tokens, i, page.tokens, j) &&
         !necessity(claim.tokens, i, page.tokens, j) &&
         !necessity(page.tokens, j, claim.tokens, i) &&
         !flipped(j) &&

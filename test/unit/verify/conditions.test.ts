@@ -116,3 +116,23 @@ describe('verifyClaim pairs a clause with the page clause under the same conditi
     );
   });
 });
+
+describe('verifyClaim reads "only if X" as "not unless X"', () => {
+  const page =
+    'Note that by default, the glob a/**/b will not match the path a/.d/b, unless the dot option is set.';
+
+  it('supports the case put with "only if" in place of "unless"', () => {
+    expectSupported(
+      "By default, the glob a/**/b doesn't match the path a/.d/b; it only does if the dot option is set.",
+      page,
+    );
+  });
+
+  it('still contradicts the case put the other way', () => {
+    expectConflict(
+      'By default, the glob a/**/b matches the path a/.d/b unless the dot option is set.',
+      page,
+      'negation',
+    );
+  });
+});
