@@ -20,6 +20,10 @@ const PRIMITIVE_TYPES = /^<(?:number|string|boolean|integer|bigint|any|null|unde
 const NAMED_KIND =
   /\bthe\s+['"`]?([A-Za-z_$][\w$]*)['"`]?\s+(?:event|option|method|property|flag|parameter|header|field|argument|hook|callback|setting|mode|attribute|function|command)s?\b/gi;
 
+/** "an import's <name> field", "its <name> option": the owner's named thing of an API. */
+const OWNED_KIND =
+  /(?:\b(?:its|their)|[A-Za-z_$][\w$]*'s)\s+['"`]?([A-Za-z_$][\w$]*)['"`]?\s+(?:event|option|method|property|flag|parameter|header|field|argument|hook|callback|setting|mode|attribute|function|command)s?\b/gi;
+
 /** Words that qualify a kind rather than name one of it ("the same option", "the default mode"). */
 const NOT_A_NAME = new Set(
   (
@@ -81,6 +85,14 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
   for (const m of text.matchAll(NAMED_KIND)) {
     const name = m[1]!.toLowerCase();
     if (NOT_A_NAME.has(name) || /^(?:ADJ|DET|NUM|PRON)$/.test(posOf.get(name) ?? '')) continue;
+    add(m[1]!, 'code');
+  }
+  // After an owner ("an import's a field", "its at field") only a word that is no English noun,
+  // verb or adjective is taken for a name: "a module's initialization function" names none.
+  for (const m of text.matchAll(OWNED_KIND)) {
+    const name = m[1]!.toLowerCase();
+    if (NOT_A_NAME.has(name) || /^(?:NOUN|VERB|ADJ|ADV|PROPN)$/.test(posOf.get(name) ?? 'NOUN'))
+      continue;
     add(m[1]!, 'code');
   }
   // A name of capitalised words joined by hyphens ("Access-Control-Request-Headers", "Content-Type")

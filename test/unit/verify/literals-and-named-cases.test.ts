@@ -2,7 +2,8 @@
 // follows them ("refuses to start"), a value the page gives for a case it names at the start of
 // its sentence ("In inotify mode, ..."), a name given the gloss another name has in brackets, a
 // "than" after brackets, format directives in their case ("%O" / "%o"), what "Unlike X, ..."
-// denies X, a count below two, which counts no list, and a bound put as a superlative.
+// denies X, a count below two, which counts no list, a bound put as a superlative, and a name
+// after its owner ("an import's at field").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 
@@ -172,5 +173,30 @@ describe('a bound put as a superlative', () => {
         context: 'MaxSubmitAtOnce',
       }).verdict,
     ).not.toBe('supported');
+  });
+});
+
+describe('a name after its owner ("an import\'s a field")', () => {
+  const page =
+    'The a field provides the index of the start of the { attributes bracket, or -1 for no attributes.';
+
+  it('takes a function word before "field" for the field\'s name', () => {
+    const r = verifyClaim(
+      "An import's at field gives the index where its { attributes bracket starts, or -1 if there are no attributes.",
+      page,
+    );
+    expect(r.verdict, r.reason).not.toBe('supported');
+    expect(r.missing).toContain('at');
+    expect(
+      analyze("An import's ss field gives the start of its at field's statement.").keyTerms,
+    ).toEqual(expect.arrayContaining([{ text: 'at', kind: 'code' }]));
+  });
+
+  it('takes no English noun for a name ("a module\'s initialization function")', () => {
+    expect(
+      analyze("A module's initialization function must never return NULL.").keyTerms.map(
+        (k) => k.text,
+      ),
+    ).not.toContain('initialization');
   });
 });
