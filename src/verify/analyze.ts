@@ -132,6 +132,30 @@ function preferred(lemmas: readonly string[], values: readonly string[], i: numb
   return false;
 }
 
+/** Verbs of a change of one thing for another: "switched from MD5 to SHA-256". */
+const REPLACING = new Set(['switch', 'move', 'migrate', 'change', 'convert']);
+
+/**
+ * True for "from" naming what a change replaces: after a verb of {@link REPLACING} in the same
+ * stretch of the sentence, with a "to" after it and no number right after it ("switched the
+ * hashing from MD5 to SHA-256" says "SHA-256 instead of MD5"; "changed from 10 to 20" is a value's
+ * history, read by the quantities).
+ */
+function replaced(lemmas: readonly string[], values: readonly string[], i: number): boolean {
+  if (values[i]?.toLowerCase() !== 'from' || /^[-+]?\d/.test(values[i + 1] ?? '')) return false;
+  let verb = false;
+  for (let j = i - 1; j >= Math.max(0, i - 10); j--) {
+    if (/^[.,;:!?]$/.test(values[j] ?? '')) break;
+    if (REPLACING.has((lemmas[j] ?? '').toLowerCase())) verb = true;
+  }
+  if (!verb) return false;
+  for (let j = i + 1; j <= i + 6 && j < values.length; j++) {
+    if (/^[.,;:!?]$/.test(values[j] ?? '')) return false;
+    if (values[j]!.toLowerCase() === 'to') return j > i + 1;
+  }
+  return false;
+}
+
 /** Verbs of prevention: "X keeps/stops/prevents Y from doing Z" means Y does not do Z. */
 const PREVENTION = new Set(['keep', 'stop', 'prevent', 'prohibit', 'bar', 'block', 'forbid']);
 
@@ -531,7 +555,8 @@ export function analyze(written: string): Analysis {
         /^(?:place|lieu)$/.test(before ?? '') &&
         values[i - 2]?.toLowerCase() === 'in') ||
       (lower === 'to' && before === 'opposed' && values[i - 2]?.toLowerCase() === 'as') ||
-      (lower === 'over' && preferred(lemmas, values, i));
+      (lower === 'over' && preferred(lemmas, values, i)) ||
+      replaced(lemmas, values, i);
     // "a route whose method doesn't is a non-match": a "not" before the finite verb of the next
     // clause negates a verb left out ("doesn't [match]"), not what follows.
     // "not only X (but also Y)", "not just X" add to X: they deny nothing.

@@ -147,6 +147,39 @@ function compared(a: Analysis): Set<number> {
 }
 
 /**
+ * A change the claim puts the other way round: "switched the hashing from SHA-256 to MD5" against
+ * "Use SHA-256 instead of MD5". The page denies, in one sentence, what the claim changes to and
+ * states plainly what it changes from. (A change the right way round has the same parity of
+ * denials as the page's, so the clause pairing agrees with it.)
+ */
+function replacementSwaps(claim: Analysis, page: Analysis): Conflict[] {
+  const c = claim.tokens;
+  const pageSentences = sentences(page.tokens);
+  for (const [k, t] of c.entries()) {
+    if (!t.cue || t.lower !== 'from') continue;
+    const to = c.findIndex((x, j) => j > k && x.lower === 'to' && x.clause === t.clause);
+    const from = c.slice(k + 1, to).find((x) => x.content);
+    const into = to < 0 ? undefined : c.slice(to + 1).find((x) => x.content);
+    if (!from || !into || into.clause !== t.clause) continue;
+    for (const [j, x] of page.tokens.entries()) {
+      if (!x.negated || !related(into, x)) continue;
+      const plain = page.tokens.some(
+        (y, m) => pageSentences[m] === pageSentences[j] && !y.negated && related(from, y),
+      );
+      if (plain)
+        return [
+          {
+            kind: 'negation',
+            claim: written(c.slice(k, to + 2)),
+            page: phrase(page.tokens, j),
+          },
+        ];
+    }
+  }
+  return [];
+}
+
+/**
  * Polarity, clause by clause: each claim clause is paired with the page clauses sharing most of
  * its words (antonyms count as shared: they fill the same slot), and its parity of negation cues,
  * flipped once per antonym pair (`not enabled` = `disabled`, `not unusable` = `can be used`), must
@@ -156,6 +189,8 @@ function compared(a: Analysis): Set<number> {
 export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
   const out: Conflict[] = conditionFlips(claim, page);
   if (out.length > 0) return out;
+  const swapped = replacementSwaps(claim, page);
+  if (swapped.length > 0) return swapped;
   const pageClauses = clausesOf(page);
   // The words of a comparison are judged with their direction ("not as fast as" / "slower than").
   const inClaim = compared(claim);

@@ -2,7 +2,8 @@
 // claim owns, an antonym beside a single shared word, a phrase a denying verb governs ("leaves
 // out the canvas module"), a case opened with "Given", section numbers that are no versions, a
 // list that ends at a lone letter, a statement of the claim the passage states a third of, and
-// swaps: across a sentence between, of values given for names, not of a word inside a longer one.
+// swaps: across a sentence between, of values given for names, not of a word inside a longer one;
+// and a change "from X to Y", which says "Y instead of X".
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -50,6 +51,27 @@ describe('denials that swap what they deny', () => {
 
   it('supports the same denials put another way', () => {
     expectSupported('Level 0 does no compression at all and expands the data slightly.', page);
+  });
+});
+
+describe('a change from one thing to another', () => {
+  const page =
+    'Use SHA-256 instead of MD5 for hashing of authenticators in the replay cache. This helps sites that must build with FIPS 140 conformant libraries that lack MD5.';
+
+  it('reads "switched from X to Y" as "Y instead of X"', () => {
+    expectSupported(
+      'The replay cache switched the hashing of authenticators from MD5 to SHA-256, which helps sites whose FIPS 140 conformant libraries lack MD5.',
+      page,
+    );
+  });
+
+  it('contradicts the change put the other way round', () => {
+    expectConflict(
+      'The replay cache switched the hashing of authenticators from SHA-256 to MD5.',
+      page,
+      'negation',
+      { claim: 'from SHA-256 to MD5', page: 'of MD5' },
+    );
   });
 });
 
