@@ -289,3 +289,59 @@ export function concessionConflicts(claim: Analysis, page: Analysis): Conflict[]
   }
   return [];
 }
+
+/** Word classes of a name a case may hold in its condition or in what it governs. */
+const NAMES = new Set(['NOUN', 'PROPN', 'X']);
+
+/**
+ * Two names a claim puts in each other's place across a condition: "pathObject.dir is ignored if
+ * pathObject.root is provided" against "pathObject.root is ignored if pathObject.dir is
+ * provided". Every word is there, so only where each name stands tells the two apart: a name
+ * only the claim's consequence holds stands only in a page case's condition, a name only its
+ * condition holds only in that case's consequence, each side keeps another word of its own (the
+ * relation is the same: "ignored", "provided"), and no page case has the two the claim's way.
+ */
+export function caseSwaps(claim: Analysis, page: Analysis): Conflict[] {
+  const theirs = casesOf(page);
+  if (theirs.length === 0) return [];
+  const c = claim.tokens;
+  const p = page.tokens;
+  const same = (x: Token, y: Token): boolean => x.lower === y.lower || x.lemma === y.lemma;
+  const holds = (at: readonly number[], t: Token, tokens: readonly Token[]): boolean =>
+    at.some((j) => same(t, tokens[j]!));
+  for (const mine of casesOf(claim)) {
+    const only = (at: readonly number[], other: readonly number[]): number[] =>
+      at.filter((i) => NAMES.has(c[i]!.pos) && !holds(other, c[i]!, c));
+    const led = only(mine.consequence, mine.condition);
+    const leading = only(mine.condition, mine.consequence);
+    if (led.length === 0 || leading.length === 0) continue;
+    for (const x of theirs) {
+      const inCondition = (i: number): boolean =>
+        holds(x.condition, c[i]!, p) && !holds(x.consequence, c[i]!, p);
+      const inConsequence = (i: number): boolean =>
+        holds(x.consequence, c[i]!, p) && !holds(x.condition, c[i]!, p);
+      const a = led.find(inCondition);
+      const b = leading.find(inConsequence);
+      if (a === undefined || b === undefined) continue;
+      // The relation stays: another word of each side is on the same side of the page's case.
+      const kept = (at: readonly number[], side: readonly number[]): boolean =>
+        at.some((i) => i !== a && i !== b && !NAMES.has(c[i]!.pos) && holds(side, c[i]!, p));
+      if (!kept(mine.consequence, x.consequence) || !kept(mine.condition, x.condition)) continue;
+      const asClaimed = theirs.some(
+        (y) =>
+          holds(y.consequence, c[a]!, p) &&
+          holds(y.condition, c[b]!, p) &&
+          !holds(y.condition, c[a]!, p),
+      );
+      if (asClaimed) continue;
+      return [
+        {
+          kind: 'term',
+          claim: `${c[a]!.text} if ${c[b]!.text}`,
+          page: `${c[b]!.text} if ${c[a]!.text}`,
+        },
+      ];
+    }
+  }
+  return [];
+}

@@ -17,7 +17,7 @@ import {
 import { onlyAsks } from './answers.js';
 import { glossSwaps } from './glosses.js';
 import { unlikeConflicts } from './unlike.js';
-import { CONDITIONS, concessionConflicts, conditionConflicts } from './conditions.js';
+import { caseSwaps, CONDITIONS, concessionConflicts, conditionConflicts } from './conditions.js';
 import {
   coordinatedItems,
   distinguishing,
@@ -551,6 +551,7 @@ export function verifyClaim(
     ...branchConflicts(c.text, p.text),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...caseSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...reversals(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...glossSwaps(c, p));
   if (conflicts.length === 0) conflicts.push(...unlikeConflicts(c, p));

@@ -136,3 +136,25 @@ describe('verifyClaim reads "only if X" as "not unless X"', () => {
     );
   });
 });
+
+describe('verifyClaim with two names swapped across a condition', () => {
+  const page =
+    'pathObject.root is ignored if pathObject.dir is provided. pathObject.ext and pathObject.name are ignored if pathObject.base exists.';
+
+  it('contradicts the name of the condition put in the consequence, either way round', () => {
+    expectConflict('pathObject.dir is ignored if pathObject.root is provided.', page, 'term', {
+      claim: 'dir if root',
+      page: 'root if dir',
+    });
+    expectConflict('If pathObject.root is provided, pathObject.dir is ignored.', page, 'term');
+    expectConflict('pathObject.base is ignored if pathObject.name exists.', page, 'term');
+  });
+
+  it('supports the case as the page puts it, in either order', () => {
+    expectSupported('If pathObject.dir is provided, pathObject.root is ignored.', page);
+    expectSupported(
+      'pathObject.ext and pathObject.name are ignored when pathObject.base exists.',
+      page,
+    );
+  });
+});
