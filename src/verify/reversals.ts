@@ -51,11 +51,17 @@ function anchors(a: Analysis, [first, last]: [number, number]): Map<string, numb
  * option" / "the option controls the size of the cache").
  */
 function link(tokens: readonly Token[], from: number, to: number): string[] | undefined {
-  if (to - from - 1 < 1 || to - from - 1 > MAX_LINK) return undefined;
+  let between = 0;
+  for (let k = from + 1; k < to; k++) {
+    if (!tokens[k]!.joined && !emptyCall(tokens, k)) between++;
+  }
+  if (between < 1 || between > MAX_LINK) return undefined;
   const out: string[] = [];
   let joins = false;
   for (let k = from + 1; k < to; k++) {
     const t = tokens[k]!;
+    // The dot inside a name and the brackets of a call ("fs.lstatSync()") are the name's.
+    if (t.joined || emptyCall(tokens, k)) continue;
     if (t.pos === 'PUNCT') return undefined;
     if (SYMMETRIC.has(t.lower) || SYMMETRIC.has(t.lemma) || t.cue) return undefined;
     if (/^(?:VERB|ADP)$/.test(t.pos)) joins = true;
@@ -63,6 +69,11 @@ function link(tokens: readonly Token[], from: number, to: number): string[] | un
   }
   return joins ? out : undefined;
 }
+
+/** True for either bracket of an empty pair ("()" of a call written in prose). */
+const emptyCall = (tokens: readonly Token[], k: number): boolean =>
+  (tokens[k]!.text === '(' && tokens[k + 1]?.text === ')') ||
+  (tokens[k]!.text === ')' && tokens[k - 1]?.text === '(');
 
 /** True when `inner` is a run of `outer`'s lemmas. */
 function within(inner: readonly string[], outer: readonly string[]): boolean {

@@ -56,3 +56,21 @@ describe('reversals', () => {
     );
   });
 });
+
+describe('reversals of names written as code', () => {
+  const page =
+    'fs.statSync() is an alias for fs.lstatSync(). ReadStream inherits from stream.Readable.';
+
+  it('reads past the dot of a qualified name and the brackets of a call', () => {
+    expectConflict('fs.lstatSync() is an alias for fs.statSync().', page, 'term', {
+      claim: 'lstatSync',
+      page: 'statSync',
+    });
+    expectConflict('stream.Readable inherits from ReadStream.', page, 'term');
+  });
+
+  it('supports the names in their own order', () => {
+    expectSupported('fs.statSync() is an alias for fs.lstatSync().', page);
+    expectSupported('ReadStream inherits from stream.Readable.', page);
+  });
+});
