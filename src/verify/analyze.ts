@@ -50,6 +50,15 @@ export interface Token {
 /** True when the token ends a sentence: `.`, `!` or `?`, not a name's dot (`path.basename`). */
 export const endsSentence = (t: Token): boolean => /^[.!?]+$/.test(t.text) && !t.joined;
 
+/**
+ * True for punctuation that belongs to a name written as code: the dot inside "fs.statSync" and
+ * either bracket of the empty pair of a call ("statSync()").
+ */
+export const nameMark = (tokens: readonly Token[], k: number): boolean =>
+  tokens[k]!.joined ||
+  (tokens[k]!.text === '(' && tokens[k + 1]?.text === ')') ||
+  (tokens[k]!.text === ')' && tokens[k - 1]?.text === '(');
+
 /** Tokens as a conflict quotes them: spaced, with a hyphen and "n't" joined to their words. */
 export const written = (tokens: readonly Token[]): string =>
   tokens

@@ -13,7 +13,7 @@
  * A swap needs votes for and none against, in sentences without a contrast that moves a fact away
  * from its holder ("A, unlike B, does X"; "B rather than A"; "respectively").
  */
-import { sentenceRanges } from './analyze.js';
+import { nameMark, sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { coordinatedItems } from './conjuncts.js';
 import type { Conflict } from './verify-claim.js';
@@ -430,14 +430,22 @@ function preferences(a: Analysis): {
     const favour =
       t.lower === 'in' && /^favou?r$/.test(next ?? '') && a.tokens[i + 2]?.lower === 'of';
     if (!favour && (!INSTEAD.test(t.lower) || (next !== 'of' && next !== 'than'))) return;
-    const after = a.tokens.slice(i + (favour ? 3 : 2)).find((x) => x.content);
-    if (!after) return;
+    let at = a.tokens.findIndex((x, k) => k >= i + (favour ? 3 : 2) && x.content);
+    if (at < 0) return;
+    // A qualified name is told by its last part ("emitter.off" / "emitter.removeListener").
+    while (a.tokens[at + 1]?.joined && a.tokens[at + 2]) at += 2;
+    const after = a.tokens[at]!;
     const chosen = new Map<string, Analysis['tokens'][number]>();
     // What is set aside in favour of another is the clause's subject: "The glob file is
     // deprecated".
-    const reach = favour ? 6 : 3;
-    for (let k = i - 1; k >= Math.max(0, i - reach) && a.tokens[k]!.clause === t.clause; k--) {
-      if (a.tokens[k]!.content) chosen.set(a.tokens[k]!.stem, a.tokens[k]!);
+    // The dot and brackets of a name written as code ("Buffer.alloc()") take no reach.
+    let reach = favour ? 6 : 3;
+    for (let k = i - 1; k >= 0 && reach > 0 && a.tokens[k]!.clause === t.clause; k--) {
+      if (nameMark(a.tokens, k)) continue;
+      reach--;
+      // The last part of a qualified name is a name, whatever word it is ("emitter.off").
+      if (a.tokens[k]!.content || a.tokens[k - 1]?.joined)
+        chosen.set(a.tokens[k]!.stem, a.tokens[k]!);
     }
     const phrase = a.tokens
       .slice(i, i + (favour ? 3 : 2))

@@ -9,7 +9,7 @@
  * symmetric relation ("A and B", "A is compatible with B"), a passive ("B is used by A" for "A
  * uses B"), or runs across statements (a comma, a semicolon, a clause of its own).
  */
-import { sentenceRanges } from './analyze.js';
+import { nameMark, sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 
@@ -53,7 +53,7 @@ function anchors(a: Analysis, [first, last]: [number, number]): Map<string, numb
 function link(tokens: readonly Token[], from: number, to: number): string[] | undefined {
   let between = 0;
   for (let k = from + 1; k < to; k++) {
-    if (!tokens[k]!.joined && !emptyCall(tokens, k)) between++;
+    if (!nameMark(tokens, k)) between++;
   }
   if (between < 1 || between > MAX_LINK) return undefined;
   const out: string[] = [];
@@ -61,7 +61,7 @@ function link(tokens: readonly Token[], from: number, to: number): string[] | un
   for (let k = from + 1; k < to; k++) {
     const t = tokens[k]!;
     // The dot inside a name and the brackets of a call ("fs.lstatSync()") are the name's.
-    if (t.joined || emptyCall(tokens, k)) continue;
+    if (nameMark(tokens, k)) continue;
     if (t.pos === 'PUNCT') return undefined;
     if (SYMMETRIC.has(t.lower) || SYMMETRIC.has(t.lemma) || t.cue) return undefined;
     if (/^(?:VERB|ADP)$/.test(t.pos)) joins = true;
@@ -69,11 +69,6 @@ function link(tokens: readonly Token[], from: number, to: number): string[] | un
   }
   return joins ? out : undefined;
 }
-
-/** True for either bracket of an empty pair ("()" of a call written in prose). */
-const emptyCall = (tokens: readonly Token[], k: number): boolean =>
-  (tokens[k]!.text === '(' && tokens[k + 1]?.text === ')') ||
-  (tokens[k]!.text === ')' && tokens[k - 1]?.text === '(');
 
 /** True when `inner` is a run of `outer`'s lemmas. */
 function within(inner: readonly string[], outer: readonly string[]): boolean {

@@ -1,6 +1,7 @@
 // Two things a claim joins by the same words as the page, the other way round ("the pax format
 // with support for USTAR headers" / "USTAR with support for pax headers"): a swap no word count
-// sees. A passive, a coordination or a symmetric relation reads the same both ways.
+// sees. A passive, a coordination or a symmetric relation reads the same both ways. Names written
+// as code ("fs.statSync()", "emitter.off()") reverse, and turn a preference round, as words do.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { reversals } from '../../../src/verify/reversals.js';
@@ -72,5 +73,23 @@ describe('reversals of names written as code', () => {
   it('supports the names in their own order', () => {
     expectSupported('fs.statSync() is an alias for fs.lstatSync().', page);
     expectSupported('ReadStream inherits from stream.Readable.', page);
+  });
+});
+
+describe('a preference between names written as code, turned round', () => {
+  const page =
+    'Use Buffer.alloc() instead of new Buffer(). Call emitter.off() instead of emitter.removeListener().';
+
+  it('reads the whole name on each side of "instead of"', () => {
+    expectConflict('Use new Buffer() instead of Buffer.alloc().', page, 'term');
+    expectConflict('Call emitter.removeListener() instead of emitter.off().', page, 'term', {
+      claim: 'removeListener',
+      page: 'off',
+    });
+  });
+
+  it('supports the preference as the page puts it', () => {
+    expectSupported('Use Buffer.alloc() instead of new Buffer().', page);
+    expectSupported('Call emitter.off() instead of emitter.removeListener().', page);
   });
 });
