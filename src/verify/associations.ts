@@ -51,7 +51,7 @@ const MIN_SWAPPED_APART = 2;
 /** The first token from `at` that is not an article or "both"/"either" ("and both X"). */
 function nextWord(a: Analysis, at: number): number {
   let k = at;
-  while (/^(?:both|either|the|a|an)$/.test(a.tokens[k]?.lower ?? '')) k++;
+  while (/^(?:both|either|the|a|an|[`'"\u2018\u201c])$/.test(a.tokens[k]?.lower ?? '')) k++;
   return k;
 }
 

@@ -196,6 +196,17 @@ describe('verifyClaim with association swaps', () => {
   });
 });
 
+describe('association swaps of names in code spans', () => {
+  const page = 'The `server` sends a ping and the `client` replies with a pong.';
+
+  it('reads past the backtick before a name that opens the second clause', () => {
+    expect(swaps('The `client` sends a ping and the `server` replies with a pong.', page)).toEqual([
+      { kind: 'term', claim: 'client', page: 'server' },
+    ]);
+    expectSupported('The `server` sends a ping, and the `client` replies with a pong.', page);
+  });
+});
+
 describe('contrastSwaps', () => {
   const page =
     'chalk.stderr contains a separate instance configured with color support detected for stderr stream instead of stdout.';
