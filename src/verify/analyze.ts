@@ -380,6 +380,8 @@ export function analyze(written: string): Analysis {
   values.forEach((v, k) => {
     if (tags[k] !== 'VERB' || /(?:ed|ing|en)$/i.test(v)) return;
     if (/^(?:the|a|an)$/i.test(values[k - 1] ?? '') && tags[k + 1] === 'NOUN') tags[k] = 'NOUN';
+    // "read-only", "append-only", "write-only": a property the thing has, no act it does.
+    else if (values[k + 1] === '-' && /^only$/i.test(values[k + 2] ?? '')) tags[k] = 'ADJ';
   });
   // "isn't big enough": the word before "enough" is the predicate's adjective, which a negation
   // reaches, not an adverb it passes over.

@@ -265,3 +265,14 @@ describe('a denied object and a denied list of subjects', () => {
     );
   });
 });
+
+describe('a property named with "-only"', () => {
+  it('reads "read-only" as a property, not as the verb "read" in the slot of another', () => {
+    expect(
+      verdict(
+        'The name property cannot be changed after creation.',
+        'The name property is read-only after creation.',
+      ),
+    ).not.toMatch(/^contradicted/);
+  });
+});
