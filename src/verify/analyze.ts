@@ -377,11 +377,17 @@ export function analyze(written: string): Analysis {
   for (const k of verbsTaggedAsNouns(values, tags, lemmas)) tags[k] = 'VERB';
   // "the deflate encoding", "the build step": a bare verb form between an article and a noun names
   // a kind of the noun; it predicates nothing, and opens no clause.
+  const beforeOnly = (k: number): boolean =>
+    values[k + 1] === '-' && /^only$/i.test(values[k + 2] ?? '');
   values.forEach((v, k) => {
     if (tags[k] !== 'VERB' || /(?:ed|ing|en)$/i.test(v)) return;
     if (/^(?:the|a|an)$/i.test(values[k - 1] ?? '') && tags[k + 1] === 'NOUN') tags[k] = 'NOUN';
     // "read-only", "append-only", "write-only": a property the thing has, no act it does.
-    else if (values[k + 1] === '-' && /^only$/i.test(values[k + 2] ?? '')) tags[k] = 'ADJ';
+    else if (beforeOnly(k)) tags[k] = 'ADJ';
+  });
+  // ... and one word, as code spells it: "read-only" is "readonly", whose opposites are known.
+  values.forEach((v, k) => {
+    if (beforeOnly(k)) lemmas[k] = `${v.toLowerCase()}only`;
   });
   // "isn't big enough": the word before "enough" is the predicate's adjective, which a negation
   // reaches, not an adverb it passes over.

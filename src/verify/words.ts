@@ -136,6 +136,18 @@ const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   ...['unchanged', 'untouched', 'unmodified', 'unaltered', 'intact'].flatMap((x) =>
     ['change', 'modify', 'mutate', 'alter'].map((y) => [x, y] as const),
   ),
+  // A property only to be read against one to be changed ("read-only" is read as one word, see
+  // analyze.ts): "the name can be changed" is not "the name is read-only".
+  ...[
+    'writable',
+    'writeable',
+    'mutable',
+    'modifiable',
+    'editable',
+    'change',
+    'modify',
+    'alter',
+  ].map((y) => ['readonly', y] as const),
 ];
 const proseAntonym = new Map<string, Set<string>>();
 for (const [x, y] of PROSE_ANTONYMS) {

@@ -275,4 +275,16 @@ describe('a property named with "-only"', () => {
       ),
     ).not.toMatch(/^contradicted/);
   });
+
+  it('reads "read-only" as the opposite of what can be changed, and as "readonly"', () => {
+    const page = 'The size property is read-only and is set when the buffer is created.';
+    expect(verdict('The size property can be changed after the buffer is created.', page)).toMatch(
+      /^contradicted: antonym/,
+    );
+    expect(verdict('The size property is writable.', page)).toMatch(/^contradicted: antonym/);
+    expect(
+      verdict('The size property cannot be changed after the buffer is created.', page),
+    ).toMatch(/^supported/);
+    expect(verdict('The size property is readonly.', page)).toMatch(/^supported/);
+  });
 });
