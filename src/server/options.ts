@@ -24,7 +24,8 @@ export type ApiKeyInput = string | { key: string; userId: string };
  * `SVC_EMBED_BASE_URL` (+ `SVC_EMBED_API_KEY`, `SVC_EMBED_MODEL`: embeddings from that endpoint),
  * `SVC_EMBEDDER` (`auto` or `hashing`: the local embedding model, see `localEmbedder`),
  * `SVC_DATABASE_URL` (shared state in PostgreSQL), `SVC_INTERNAL_URL` (see `internalUrl`),
- * `SVC_GRID_URL` (browsers on a Selenium Grid, see `gridUrl`).
+ * `SVC_GRID_URL` (browsers on a Selenium Grid, see `gridUrl`). `SVC_CHROME_SOURCE` (`package`: the
+ * `@sparticuz/chromium` headless shell first) is read by `findChromium`, where the browser is found.
  */
 export interface ServerOptions {
   /** Interface to bind. Anything but loopback needs `allowRemote: true`. @default '127.0.0.1' */

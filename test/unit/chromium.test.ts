@@ -105,6 +105,42 @@ describe('findChromium', () => {
     ).resolves.toEqual({ path: exe, source: 'package' });
   });
 
+  it('takes the package before any system browser with SVC_CHROME_SOURCE=package, and never falls back', async () => {
+    const exe = script('exit 0');
+    const system = script('exit 0');
+    const pkg = path.join(root, 'fake-sparticuz-first.mjs');
+    writeFileSync(
+      pkg,
+      `export default { async executablePath() { return ${JSON.stringify(exe)}; } };\n`,
+    );
+    await expect(
+      findChromium(
+        { PATH: '', SVC_CHROME_SOURCE: 'package' },
+        { systemPaths: [system], packageName: pathToFileURL(pkg).href },
+      ),
+    ).resolves.toEqual({ path: exe, source: 'package' });
+    await expect(
+      findChromium(
+        { PATH: '', SVC_CHROME_SOURCE: 'system' },
+        { systemPaths: [system], packageName: pathToFileURL(pkg).href },
+      ),
+    ).resolves.toEqual({ path: system, source: 'system' });
+    const missing = await findChromium(
+      { PATH: '', SVC_CHROME_SOURCE: 'package' },
+      { ...none, systemPaths: [system] },
+    ).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ChromiumNotFoundError);
+    expect((missing as Error).message).toContain(`npm install ${none.packageName}`);
+    const wrong = await findChromium(
+      { PATH: '', SVC_CHROME_SOURCE: 'bundled' },
+      { systemPaths: [system] },
+    ).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(ChromiumNotFoundError);
+    expect((wrong as Error).message).toMatch(
+      /SVC_CHROME_SOURCE is set to "bundled": expected "system" .* or "package"/,
+    );
+  });
+
   it('says exactly what to install when nothing is found', async () => {
     // The real package may be installed here, so a stand-in name plays its part.
     const error = await findChromium({ PATH: '' }, none).catch((e: unknown) => e);
