@@ -45,6 +45,16 @@ function alive(pid: number): boolean {
 
 const none = { systemPaths: [], packageName: 'svc-no-such-package-for-tests' };
 
+/** A stand-in for the package: a module whose `executablePath()` answers `exe`; its import URL. */
+function fakePackage(name: string, exe: string): string {
+  const file = path.join(root, `${name}.mjs`);
+  writeFileSync(
+    file,
+    `export default { async executablePath() { return ${JSON.stringify(exe)}; } };\n`,
+  );
+  return pathToFileURL(file).href;
+}
+
 beforeEach(() => clearChromiumCache());
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -95,34 +105,28 @@ describe('findChromium', () => {
 
   it('falls back to the package, calling its executablePath()', async () => {
     const exe = script('exit 0');
-    const pkg = path.join(root, 'fake-sparticuz.mjs');
-    writeFileSync(
-      pkg,
-      `export default { async executablePath() { return ${JSON.stringify(exe)}; } };\n`,
-    );
     await expect(
-      findChromium({ PATH: '' }, { systemPaths: [], packageName: pathToFileURL(pkg).href }),
+      findChromium(
+        { PATH: '' },
+        { systemPaths: [], packageName: fakePackage('fake-sparticuz', exe) },
+      ),
     ).resolves.toEqual({ path: exe, source: 'package' });
   });
 
   it('takes the package before any system browser with SVC_CHROME_SOURCE=package, and never falls back', async () => {
     const exe = script('exit 0');
     const system = script('exit 0');
-    const pkg = path.join(root, 'fake-sparticuz-first.mjs');
-    writeFileSync(
-      pkg,
-      `export default { async executablePath() { return ${JSON.stringify(exe)}; } };\n`,
-    );
+    const packageName = fakePackage('fake-sparticuz-first', exe);
     await expect(
       findChromium(
         { PATH: '', SVC_CHROME_SOURCE: 'package' },
-        { systemPaths: [system], packageName: pathToFileURL(pkg).href },
+        { systemPaths: [system], packageName },
       ),
     ).resolves.toEqual({ path: exe, source: 'package' });
     await expect(
       findChromium(
         { PATH: '', SVC_CHROME_SOURCE: 'system' },
-        { systemPaths: [system], packageName: pathToFileURL(pkg).href },
+        { systemPaths: [system], packageName },
       ),
     ).resolves.toEqual({ path: system, source: 'system' });
     const missing = await findChromium(
