@@ -132,7 +132,8 @@ const cache = new Map<string, Promise<ChromiumLocation>>();
  * starts and renders its first page about three times as fast as a full Chromium in headless
  * mode (`bench/sessions.ts`), but is one version behind a current system install and renders
  * with the fonts it ships. The answer is cached per environment.
- * @throws ChromiumNotFoundError when none is found, or `SVC_CHROME_PATH` names no executable file
+ * @throws ChromiumNotFoundError when none is found, `SVC_CHROME_PATH` names no executable file, or
+ * `SVC_CHROME_SOURCE` is neither `system` nor `package` (or `package` with the package missing)
  * @example const { path } = await findChromium();
  */
 export function findChromium(

@@ -375,10 +375,10 @@ export function analyze(written: string): Analysis {
   const stems = column<string>(its.stem);
   const tags = column<string>(its.pos);
   for (const k of verbsTaggedAsNouns(values, tags, lemmas)) tags[k] = 'VERB';
-  // "the deflate encoding", "the build step": a bare verb form between an article and a noun names
-  // a kind of the noun; it predicates nothing, and opens no clause.
   const beforeOnly = (k: number): boolean =>
     values[k + 1] === '-' && /^only$/i.test(values[k + 2] ?? '');
+  // "the deflate encoding", "the build step": a bare verb form between an article and a noun names
+  // a kind of the noun; it predicates nothing, and opens no clause.
   values.forEach((v, k) => {
     if (tags[k] !== 'VERB' || /(?:ed|ing|en)$/i.test(v)) return;
     if (/^(?:the|a|an)$/i.test(values[k - 1] ?? '') && tags[k + 1] === 'NOUN') tags[k] = 'NOUN';
