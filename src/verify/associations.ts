@@ -48,7 +48,10 @@ const MIN_SWAPPED = 1;
 /** Witnesses a swap needs across two sentences that do not share a frame. */
 const MIN_SWAPPED_APART = 2;
 
-/** The first token from `at` that is not an article or "both"/"either" ("and both X"). */
+/**
+ * The first token from `at` that is not an article, "both"/"either" ("and both X") or an opening
+ * quote or backtick.
+ */
 function nextWord(a: Analysis, at: number): number {
   let k = at;
   while (/^(?:both|either|the|a|an|[`'"\u2018\u201c])$/.test(a.tokens[k]?.lower ?? '')) k++;
