@@ -2,11 +2,15 @@
 // server and the CLI can all use it.
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { constants, readFileSync, readdirSync } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { getPriority, setPriority } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { constants, createReadStream, createWriteStream, readFileSync, readdirSync } from 'node:fs';
+import { access, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { getPriority, setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createBrotliDecompress } from 'node:zlib';
 
 /** Where a Chromium executable was found. */
 export interface ChromiumLocation {
@@ -121,17 +125,30 @@ export interface FindChromiumOptions {
   systemPaths?: readonly string[];
   /** Package imported as the last resort. @default '@sparticuz/chromium' */
   packageName?: string;
+  /**
+   * Which to try first when `SVC_CHROME_SOURCE` is unset: `system` (a system Chromium, then the
+   * package) or `package` (the package's headless shell, then a system Chromium). The embedded
+   * server's sessions use `package`; everything else `system`.
+   * @default 'system'
+   */
+  prefer?: 'system' | 'package';
+  /** Where the package's compressed binary is unpacked. @default `<tmpdir>/svc-toolkit-<uid>` */
+  unpackDir?: string;
 }
 
 const cache = new Map<string, Promise<ChromiumLocation>>();
 
 /**
  * Finds a Chromium: `SVC_CHROME_PATH`, then a system Chromium or Chrome (well-known paths, then
- * `PATH`), then the optional `@sparticuz/chromium` package. With `SVC_CHROME_SOURCE=package`, the
- * package only: its binary is a headless shell (Chromium's build without the browser UI), which
- * starts and renders its first page about three times as fast as a full Chromium in headless
- * mode (`bench/sessions.ts`), but is one version behind a current system install and renders
- * with the fonts it ships. The answer is cached per environment.
+ * `PATH`), then the optional `@sparticuz/chromium` package. `prefer: 'package'` tries the package
+ * before the system browsers, and `SVC_CHROME_SOURCE` overrides the order: `system` as above,
+ * `package` the package only. The package's binary is a headless shell (Chromium's build without
+ * the browser UI, what Playwright runs for headless too), which starts and renders its first page
+ * about three times as fast as a full Chromium in headless mode (`bench/sessions.ts`), but is one
+ * version behind a current system install and does not scroll to text-fragment links. It ships
+ * compressed: the first use unpacks it (about 3 s, 190 MB) into `unpackDir`, atomically, so
+ * processes starting at once neither collide nor run a half-written file. The answer is cached
+ * per environment and options.
  * @throws ChromiumNotFoundError when none is found, `SVC_CHROME_PATH` names no executable file, or
  * `SVC_CHROME_SOURCE` is neither `system` nor `package` (or `package` with the package missing)
  * @example const { path } = await findChromium();
@@ -140,18 +157,16 @@ export function findChromium(
   env: NodeJS.ProcessEnv = process.env,
   options: FindChromiumOptions = {},
 ): Promise<ChromiumLocation> {
-  const systemPaths = options.systemPaths ?? SYSTEM_CHROMIUM_PATHS;
-  const packageName = options.packageName ?? DEFAULTS.packageName;
-  const key = JSON.stringify([
-    env.SVC_CHROME_PATH,
-    env.SVC_CHROME_SOURCE,
-    env.PATH,
-    systemPaths,
-    packageName,
-  ]);
+  const settings: Required<FindChromiumOptions> = {
+    systemPaths: options.systemPaths ?? SYSTEM_CHROMIUM_PATHS,
+    packageName: options.packageName ?? DEFAULTS.packageName,
+    prefer: options.prefer ?? 'system',
+    unpackDir: options.unpackDir ?? path.join(tmpdir(), `svc-toolkit-${process.getuid?.() ?? 0}`),
+  };
+  const key = JSON.stringify([env.SVC_CHROME_PATH, env.SVC_CHROME_SOURCE, env.PATH, settings]);
   let found = cache.get(key);
   if (!found) {
-    found = locate(env, systemPaths, packageName);
+    found = locate(env, settings);
     cache.set(key, found);
     // A failed lookup is not cached: the user may install Chromium and retry in the same process.
     found.catch(() => cache.delete(key));
@@ -166,9 +181,9 @@ export function clearChromiumCache(): void {
 
 async function locate(
   env: NodeJS.ProcessEnv,
-  systemPaths: readonly string[],
-  packageName: string,
+  settings: Required<FindChromiumOptions>,
 ): Promise<ChromiumLocation> {
+  const { systemPaths, packageName } = settings;
   const fromEnv = env.SVC_CHROME_PATH?.trim();
   if (fromEnv) {
     const resolved = path.resolve(fromEnv);
@@ -183,14 +198,45 @@ async function locate(
     throw new ChromiumNotFoundError(
       `SVC_CHROME_SOURCE is set to "${only}": expected "system" (a system Chromium or Chrome, then the ${packageName} package) or "package" (the ${packageName} package only)`,
     );
+  const fromPackage = async (): Promise<ChromiumLocation | undefined> => {
+    const found = await packagedChromium(packageName, settings.unpackDir);
+    return found ? { path: found, source: 'package' } : undefined;
+  };
   if (only === 'package') {
-    const fromPackage = await fromOptionalPackage(packageName);
-    if (fromPackage) return { path: fromPackage, source: 'package' };
+    const found = await fromPackage();
+    if (found) return found;
     // Asked for by name: no silent fallback to another browser.
     throw new ChromiumNotFoundError(
       `SVC_CHROME_SOURCE is "package" but the ${packageName} package gave no executable: \`npm install ${packageName}\`, or unset SVC_CHROME_SOURCE to use a system Chromium`,
     );
   }
+  const packageFirst = only === undefined && settings.prefer === 'package';
+  // Preferred, not asked for: a package that fails (say, no room to unpack) yields to a system
+  // browser, and its error is the answer only when there is none.
+  let packageError: unknown;
+  if (packageFirst) {
+    try {
+      const found = await fromPackage();
+      if (found) return found;
+    } catch (error) {
+      packageError = error;
+    }
+  }
+  const found =
+    (await fromSystem(env, systemPaths)) ?? (packageFirst ? undefined : await fromPackage());
+  if (found) return found;
+  if (packageError) throw packageError;
+  throw new ChromiumNotFoundError(
+    `No Chromium found (looked at SVC_CHROME_PATH, ${systemPaths.join(', ')}, ${CHROMIUM_NAMES.join('/')} on PATH, and the ${packageName} package). ` +
+      `Install one: \`apt-get install chromium\` (Debian/Ubuntu), or \`npm install ${packageName}\`, ` +
+      'or set SVC_CHROME_PATH to a Chromium or Chrome executable.',
+  );
+}
+
+async function fromSystem(
+  env: NodeJS.ProcessEnv,
+  systemPaths: readonly string[],
+): Promise<ChromiumLocation | undefined> {
   for (const candidate of systemPaths) {
     if (await isExecutable(candidate)) return { path: candidate, source: 'system' };
   }
@@ -201,16 +247,20 @@ async function locate(
       if (await isExecutable(candidate)) return { path: candidate, source: 'system' };
     }
   }
-  const fromPackage = await fromOptionalPackage(packageName);
-  if (fromPackage) return { path: fromPackage, source: 'package' };
-  throw new ChromiumNotFoundError(
-    `No Chromium found (looked at SVC_CHROME_PATH, ${systemPaths.join(', ')}, ${CHROMIUM_NAMES.join('/')} on PATH, and the ${packageName} package). ` +
-      `Install one: \`apt-get install chromium\` (Debian/Ubuntu), or \`npm install ${packageName}\`, ` +
-      'or set SVC_CHROME_PATH to a Chromium or Chrome executable.',
-  );
+  return undefined;
 }
 
-async function fromOptionalPackage(packageName: string): Promise<string | undefined> {
+/**
+ * The package's executable: its `bin/chromium.br` unpacked by us when it has one (the package's
+ * own `executablePath()` unpacks to a fixed `/tmp/chromium` that a second process may run
+ * half-written), else whatever its `executablePath()` answers.
+ */
+async function packagedChromium(
+  packageName: string,
+  unpackDir: string,
+): Promise<string | undefined> {
+  const archive = await compressedBinaryOf(packageName);
+  if (archive) return unpack(archive, unpackDir);
   let mod: {
     default?: { executablePath?: () => Promise<string> };
     executablePath?: () => Promise<string>;
@@ -228,6 +278,69 @@ async function fromOptionalPackage(packageName: string): Promise<string | undefi
   if (typeof executablePath !== 'function') return undefined;
   const found = await executablePath.call(mod.default ?? mod);
   return found && (await isExecutable(found)) ? found : undefined;
+}
+
+/** `bin/chromium.br` of the installed package and its version, when it has one. */
+async function compressedBinaryOf(
+  packageName: string,
+): Promise<{ file: string; version: string } | undefined> {
+  let dir: string;
+  try {
+    dir = path.dirname(createRequire(import.meta.url).resolve(packageName));
+  } catch {
+    return undefined; // not installed, or not a package name (a module URL)
+  }
+  for (;;) {
+    const manifest = await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => undefined);
+    const parsed = manifest ? (JSON.parse(manifest) as { name?: string; version?: string }) : {};
+    if (parsed.name === packageName) {
+      const file = path.join(dir, 'bin', 'chromium.br');
+      const found = await stat(file).catch(() => undefined);
+      return found?.isFile() ? { file, version: parsed.version ?? 'unknown' } : undefined;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/**
+ * Unpacks `archive` to `<unpackDir>/chromium-<version>` unless it is there: into a private
+ * temporary name first, then renamed, so a concurrent start sees no file or a whole one.
+ */
+async function unpack(
+  archive: { file: string; version: string },
+  unpackDir: string,
+): Promise<string> {
+  const target = path.join(unpackDir, `chromium-${archive.version}`);
+  if (await isExecutable(target)) return target;
+  await mkdir(unpackDir, { recursive: true, mode: 0o700 });
+  // A directory another user made in a shared temp dir could hold a binary of their choosing.
+  const owner = (await stat(unpackDir)).uid;
+  if (process.getuid && owner !== process.getuid())
+    throw new ChromiumNotFoundError(
+      `${unpackDir} belongs to another user (uid ${owner}): remove it, or set SVC_CHROME_PATH`,
+    );
+  const partial = `${target}.${randomUUID()}.partial`;
+  try {
+    await pipeline(
+      createReadStream(archive.file),
+      createBrotliDecompress(),
+      createWriteStream(partial, { mode: 0o755 }),
+    );
+    // Another process may have finished first: keep its file, which a browser may be running.
+    if (await isExecutable(target)) await rm(partial, { force: true });
+    else await rename(partial, target);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw new ChromiumNotFoundError(
+      `Unpacking ${archive.file} failed: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return target;
 }
 
 async function isExecutable(file: string): Promise<boolean> {

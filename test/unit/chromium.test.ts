@@ -3,10 +3,12 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -144,6 +146,55 @@ describe('findChromium', () => {
       /SVC_CHROME_SOURCE is set to "bundled": expected "system" .* or "package"/,
     );
   });
+
+  it("tries the package first with prefer: 'package', then a system browser; SVC_CHROME_SOURCE=system overrides it", async () => {
+    const exe = script('exit 0');
+    const system = script('exit 0');
+    const packageName = fakePackage('fake-sparticuz-preferred', exe);
+    const prefer = 'package' as const;
+    await expect(
+      findChromium({ PATH: '' }, { systemPaths: [system], packageName, prefer }),
+    ).resolves.toEqual({ path: exe, source: 'package' });
+    await expect(
+      findChromium({ PATH: '' }, { ...none, systemPaths: [system], prefer }),
+    ).resolves.toEqual({ path: system, source: 'system' });
+    await expect(
+      findChromium(
+        { PATH: '', SVC_CHROME_SOURCE: 'system' },
+        { systemPaths: [system], packageName, prefer },
+      ),
+    ).resolves.toEqual({ path: system, source: 'system' });
+    // A package that fails yields to a system browser, and is the error when there is none.
+    const file = path.join(root, 'failing-sparticuz.mjs');
+    writeFileSync(
+      file,
+      "export default { async executablePath() { throw new Error('no room to unpack'); } };\n",
+    );
+    const failing = pathToFileURL(file).href;
+    await expect(
+      findChromium({ PATH: '' }, { systemPaths: [system], packageName: failing, prefer }),
+    ).resolves.toEqual({ path: system, source: 'system' });
+    await expect(
+      findChromium({ PATH: '' }, { systemPaths: [], packageName: failing, prefer }),
+    ).rejects.toThrow('no room to unpack');
+  });
+
+  it('unpacks the installed package binary once, whole, even when processes start at once', async () => {
+    const unpackDir = path.join(root, 'unpacked');
+    const options = { systemPaths: [], prefer: 'package' as const, unpackDir };
+    // Three lookups that share no cache entry (PATH differs) race to unpack the same binary.
+    const found = await Promise.all(
+      ['', '/nonexistent-a', '/nonexistent-b'].map((PATH) => findChromium({ PATH }, options)),
+    );
+    const { version } = JSON.parse(
+      readFileSync(path.join('node_modules', DEFAULTS.packageName, 'package.json'), 'utf8'),
+    ) as { version: string };
+    const binary = path.join(unpackDir, `chromium-${version}`);
+    expect(found).toEqual(Array(3).fill({ path: binary, source: 'package' }));
+    expect(readdirSync(unpackDir)).toEqual([`chromium-${version}`]);
+    const run = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+    expect(run.stdout).toMatch(new RegExp(`Chromium ${version.split('.')[0]}\\.`));
+  }, 60_000);
 
   it('says exactly what to install when nothing is found', async () => {
     // The real package may be installed here, so a stand-in name plays its part.
