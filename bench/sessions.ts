@@ -81,7 +81,9 @@ const recycledServer = await startServer({
   recycle: true,
 });
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-const executablePath = (await findChromium()).path;
+// The binary the servers' sessions run (the packaged headless shell unless SVC_CHROME_SOURCE says
+// otherwise), so the peer and the launch cycle start the same browser.
+const executablePath = (await findChromium(undefined, { prefer: 'package' })).path;
 // The product's flags, less the DevTools transport: each driver picks its own.
 const args = CHROMIUM_ARGS.filter((a) => !a.startsWith('--remote-debugging-'));
 const peer = await chromium.launchServer({ executablePath, args });

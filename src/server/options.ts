@@ -24,8 +24,10 @@ export type ApiKeyInput = string | { key: string; userId: string };
  * `SVC_EMBED_BASE_URL` (+ `SVC_EMBED_API_KEY`, `SVC_EMBED_MODEL`: embeddings from that endpoint),
  * `SVC_EMBEDDER` (`auto` or `hashing`: the local embedding model, see `localEmbedder`),
  * `SVC_DATABASE_URL` (shared state in PostgreSQL), `SVC_INTERNAL_URL` (see `internalUrl`),
- * `SVC_GRID_URL` (browsers on a Selenium Grid, see `gridUrl`). `SVC_CHROME_SOURCE` (`package`: the
- * `@sparticuz/chromium` headless shell first) is read by `findChromium`, where the browser is found.
+ * `SVC_GRID_URL` (browsers on a Selenium Grid, see `gridUrl`). `SVC_CHROME_SOURCE` is read by
+ * `findChromium`, where the browser is found: unset, sessions run the `@sparticuz/chromium` headless
+ * shell when it is installed, else a system Chromium; `system` a system Chromium first; `package`
+ * the shell only.
  */
 export interface ServerOptions {
   /** Interface to bind. Anything but loopback needs `allowRemote: true`. @default '127.0.0.1' */
@@ -48,7 +50,7 @@ export interface ServerOptions {
    * the isolation trade-off in docs/sessions.md). @default false
    */
   recycle?: boolean | RecycleOptions;
-  /** Chromium executable. @default discovered (SVC_CHROME_PATH, system, @sparticuz/chromium) */
+  /** Chromium executable. @default discovered (SVC_CHROME_PATH, @sparticuz/chromium, system) */
   chromePath?: string;
   /**
    * A Selenium Grid 4 (`http://grid:4444`, credentials allowed in the URL): each browser session

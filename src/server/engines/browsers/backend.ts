@@ -44,13 +44,17 @@ export interface BrowserBackend {
   close(): Promise<void>;
 }
 
-/** Local Chromium processes, one per session (see `launchBrowser`). */
+/**
+ * Local Chromium processes, one per session (see `launchBrowser`). Found with the packaged
+ * headless shell first (`findChromium`'s `prefer: 'package'`): it starts and renders its first
+ * page about three times as fast as a full Chromium, which is most of a cold session's cost.
+ */
 export class LocalBackend implements BrowserBackend {
   readonly kind = 'local';
   readonly poolable = true;
   readonly localFiles = true;
 
-  /** @param chromePath the executable; discovered by `findChromium` when undefined */
+  /** @param chromePath the executable; discovered by `findChromium`, the shell first, when undefined */
   constructor(private readonly chromePath: string | undefined) {}
 
   reap(browsersDir: string): Promise<ReapReport> {
@@ -70,7 +74,7 @@ export class LocalBackend implements BrowserBackend {
   }
 
   private async executable(): Promise<string> {
-    return this.chromePath ?? (await findChromium()).path;
+    return this.chromePath ?? (await findChromium(undefined, { prefer: 'package' })).path;
   }
 }
 
