@@ -55,7 +55,11 @@ const server = await startServer({
   logLevel: 'warn',
   rateLimits: { browser: 1_000_000 },
 });
-const executablePath = (await findChromium()).path;
+// The binary the sessions run: the server's (the packaged headless shell unless SVC_CHROME_SOURCE
+// says otherwise) for `api`, the local provider's (a system Chromium first) for `local`.
+const executablePath = (
+  await findChromium(undefined, { prefer: PROVIDER === 'api' ? 'package' : 'system' })
+).path;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
 /** One contender: opened once, run on each round's URLs, closed at the end. */
