@@ -211,13 +211,17 @@ async function locate(
     );
   }
   const packageFirst = only === undefined && settings.prefer === 'package';
-  // Preferred, not asked for: a package that fails (say, no room to unpack) yields to a system
-  // browser, and its error is the answer only when there is none.
+  // Preferred, not asked for: a package that fails (no room to unpack, or a binary that cannot
+  // start here: a library missing) yields to a system browser, and its error is the answer only
+  // when there is none.
   let packageError: unknown;
   if (packageFirst) {
     try {
       const found = await fromPackage();
-      if (found) return found;
+      if (found) {
+        await startsHere(found.path);
+        return found;
+      }
     } catch (error) {
       packageError = error;
     }
@@ -231,6 +235,22 @@ async function locate(
       `Install one: \`apt-get install chromium\` (Debian/Ubuntu), or \`npm install ${packageName}\`, ` +
       'or set SVC_CHROME_PATH to a Chromium or Chrome executable.',
   );
+}
+
+/** Resolves when `executable --version` runs (about 35 ms): its shared libraries are all here. */
+function startsHere(executable: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(executable, ['--version'], { timeout: 10_000 }, (error, _stdout, stderr) => {
+      if (!error) resolve();
+      else
+        reject(
+          new ChromiumNotFoundError(
+            `${executable} does not start here: ${stderr.trim() || error.message}`,
+            { cause: error },
+          ),
+        );
+    });
+  });
 }
 
 async function fromSystem(

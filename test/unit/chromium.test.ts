@@ -177,6 +177,17 @@ describe('findChromium', () => {
     await expect(
       findChromium({ PATH: '' }, { systemPaths: [], packageName: failing, prefer }),
     ).rejects.toThrow('no room to unpack');
+    // So does a binary that cannot start here (a shared library missing).
+    const broken = fakePackage(
+      'broken-sparticuz',
+      script('echo "error while loading shared libraries: libnss3.so" >&2; exit 127'),
+    );
+    await expect(
+      findChromium({ PATH: '' }, { systemPaths: [system], packageName: broken, prefer }),
+    ).resolves.toEqual({ path: system, source: 'system' });
+    await expect(
+      findChromium({ PATH: '' }, { systemPaths: [], packageName: broken, prefer }),
+    ).rejects.toThrow(/does not start here: error while loading shared libraries: libnss3\.so/);
   });
 
   it('unpacks the installed package binary once, whole, even when processes start at once', async () => {
