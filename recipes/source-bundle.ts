@@ -183,8 +183,9 @@ async function bundleOne(
   };
   const isPdf = v.contentType === 'application/pdf';
   if (v.download) {
-    // A file, not a page: keep the bytes as received; a PDF still gets its text.
-    const file = `download-${v.download.filename}`;
+    // A file, not a page: keep the bytes as received; a PDF still gets its text, under the name a
+    // PDF shown in the browser's viewer gets (a headless shell has no viewer: it downloads).
+    const file = isPdf ? 'page.pdf' : `download-${v.download.filename}`;
     await put(file, v.download.bytes);
     meta.download = { file, bytes: v.download.bytes.length };
     meta.contentHash = v.download.contentHash;
