@@ -128,7 +128,7 @@ export interface FindChromiumOptions {
   /**
    * Which to try first when `SVC_CHROME_SOURCE` is unset: `system` (a system Chromium, then the
    * package) or `package` (the package's headless shell, then a system Chromium). The embedded
-   * server's sessions use `package`; everything else `system`.
+   * server's sessions and the `local` provider use `package`; everything else `system`.
    * @default 'system'
    */
   prefer?: 'system' | 'package';
