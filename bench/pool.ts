@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import type { Browser } from 'puppeteer-core';
-import { findChromium, launchChromium } from '../src/chromium.js';
+import { findSessionChromium, launchChromium } from '../src/chromium.js';
 import type { LaunchedChromium } from '../src/chromium.js';
 import { startServer } from '../src/server/index.js';
 import { SessionManager } from '../src/sessions/index.js';
@@ -55,11 +55,8 @@ const server = await startServer({
   logLevel: 'warn',
   rateLimits: { browser: 1_000_000 },
 });
-// The binary the sessions run: the server's (the packaged headless shell unless SVC_CHROME_SOURCE
-// says otherwise) for `api`, the local provider's (a system Chromium first) for `local`.
-const executablePath = (
-  await findChromium(undefined, { prefer: PROVIDER === 'api' ? 'package' : 'system' })
-).path;
+// The binary the sessions run, with either provider.
+const executablePath = (await findSessionChromium()).path;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
 /** One contender: opened once, run on each round's URLs, closed at the end. */

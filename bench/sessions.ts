@@ -38,7 +38,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, findChromium } from '../src/chromium.js';
+import { CHROMIUM_ARGS, findSessionChromium } from '../src/chromium.js';
 import { startServer } from '../src/server/index.js';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 50);
@@ -83,7 +83,7 @@ const recycledServer = await startServer({
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 // The binary the servers' sessions run (the packaged headless shell unless SVC_CHROME_SOURCE says
 // otherwise), so the peer and the launch cycle start the same browser.
-const executablePath = (await findChromium(undefined, { prefer: 'package' })).path;
+const executablePath = (await findSessionChromium()).path;
 // The product's flags, less the DevTools transport: each driver picks its own.
 const args = CHROMIUM_ARGS.filter((a) => !a.startsWith('--remote-debugging-'));
 const peer = await chromium.launchServer({ executablePath, args });

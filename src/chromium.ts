@@ -123,12 +123,12 @@ export const DEFAULTS = {
 export interface FindChromiumOptions {
   /** Absolute paths tried after `SVC_CHROME_PATH`. @default SYSTEM_CHROMIUM_PATHS */
   systemPaths?: readonly string[];
-  /** Package imported as the last resort. @default '@sparticuz/chromium' */
+  /** Package that ships a Chromium binary. @default '@sparticuz/chromium' */
   packageName?: string;
   /**
    * Which to try first when `SVC_CHROME_SOURCE` is unset: `system` (a system Chromium, then the
-   * package) or `package` (the package's headless shell, then a system Chromium). The embedded
-   * server's sessions and the `local` provider use `package`; everything else `system`.
+   * package) or `package` (the package's headless shell, then a system Chromium). Browser sessions
+   * use `package` ({@link findSessionChromium}); everything else `system`.
    * @default 'system'
    */
   prefer?: 'system' | 'package';
@@ -172,6 +172,17 @@ export function findChromium(
     found.catch(() => cache.delete(key));
   }
   return found;
+}
+
+/**
+ * The Chromium browser sessions run (the embedded service's and the `local` provider's):
+ * {@link findChromium} with the packaged headless shell first, since a cold browser is most of a
+ * session's cost. `SVC_CHROME_SOURCE=system` puts a system Chromium first.
+ */
+export function findSessionChromium(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ChromiumLocation> {
+  return findChromium(env, { prefer: 'package' });
 }
 
 /** Forgets cached {@link findChromium} answers (after installing or removing a browser). */

@@ -63,7 +63,7 @@ export interface SessionManagerOptions<D extends DriverName = 'playwright'> {
   gridCapabilities?: Record<string, unknown> | undefined;
   /** `grid`: headers of every Grid request and of the CDP upgrade (a Grid's auth). */
   gridHeaders?: Record<string, string> | undefined;
-  /** `local`: the Chromium executable. @default findChromium(), the packaged headless shell first */
+  /** `local`: the Chromium executable. @default findSessionChromium() */
   executablePath?: string | undefined;
   /** `local`: where profiles `svc-session-*` are created. @default os.tmpdir() */
   profileRoot?: string | undefined;

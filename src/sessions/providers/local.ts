@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findChromium, launchChromium } from '../../chromium.js';
+import { findSessionChromium, launchChromium } from '../../chromium.js';
 import type { LaunchedChromium } from '../../chromium.js';
 import { sleep } from '../timeout.js';
 import type { AcquireParams, ProbeResult, ProviderLease, SessionProvider } from './provider.js';
@@ -11,7 +11,7 @@ import type { AcquireParams, ProbeResult, ProviderLease, SessionProvider } from 
 /** Options of {@link LocalProvider}. */
 export interface LocalProviderOptions {
   /**
-   * Chromium executable. @default `findChromium` with `prefer: 'package'`, as the embedded
+   * Chromium executable. @default `findSessionChromium()`, as the embedded
    * service's sessions: `SVC_CHROME_PATH`, the `@sparticuz/chromium` headless shell (about three
    * times as fast to start), then a system Chromium; `SVC_CHROME_SOURCE=system` puts it first.
    */
@@ -38,8 +38,7 @@ export class LocalProvider implements SessionProvider {
   }
 
   async acquire(params: AcquireParams): Promise<ProviderLease> {
-    const executablePath =
-      this.#options.executablePath ?? (await findChromium(undefined, { prefer: 'package' })).path;
+    const executablePath = this.#options.executablePath ?? (await findSessionChromium()).path;
     const root = this.#options.profileRoot ?? os.tmpdir();
     const dir = await mkdtemp(path.join(root, LOCAL_PROFILE_PREFIX));
     let chromium: LaunchedChromium;

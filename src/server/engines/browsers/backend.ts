@@ -2,7 +2,7 @@
 // Grid (`svc serve --grid-url`). The rest of the engine sees one `Browser` with one browser-level
 // CDP endpoint (`chromium.wsEndpoint`) either way: the `/cdp` relay, contexts, live view and
 // recording all connect there; only what needs this machine's disk or process table differs.
-import { findChromium } from '../../../chromium.js';
+import { findSessionChromium } from '../../../chromium.js';
 import type { Logger } from '../../logger.js';
 import { launchBrowser } from './browser.js';
 import type { Browser, LaunchBrowserOptions } from './browser.js';
@@ -46,7 +46,7 @@ export interface BrowserBackend {
 
 /**
  * Local Chromium processes, one per session (see `launchBrowser`). Found with the packaged
- * headless shell first (`findChromium`'s `prefer: 'package'`): it starts and renders its first
+ * headless shell first (`findSessionChromium`): it starts and renders its first
  * page about three times as fast as a full Chromium, which is most of a cold session's cost.
  */
 export class LocalBackend implements BrowserBackend {
@@ -54,7 +54,7 @@ export class LocalBackend implements BrowserBackend {
   readonly poolable = true;
   readonly localFiles = true;
 
-  /** @param chromePath the executable; discovered by `findChromium`, the shell first, when undefined */
+  /** @param chromePath the executable; discovered by `findSessionChromium` when undefined */
   constructor(private readonly chromePath: string | undefined) {}
 
   reap(browsersDir: string): Promise<ReapReport> {
@@ -74,7 +74,7 @@ export class LocalBackend implements BrowserBackend {
   }
 
   private async executable(): Promise<string> {
-    return this.chromePath ?? (await findChromium(undefined, { prefer: 'package' })).path;
+    return this.chromePath ?? (await findSessionChromium()).path;
   }
 }
 
