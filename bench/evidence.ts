@@ -48,8 +48,11 @@
 // documentation, the Mail Variables node of the GNU Mailutils manual and the ajv, type-is, jose and
 // @jridgewell/sourcemap-codec READMEs, written the same way) or claims-twentyfourth.json (the
 // cupsd.conf(5) man page, the nano FAQ, the pam_namespace section of the Linux-PAM guide, Click's
-// Options page and the express, expect-type, eslint and fast-check READMEs, written the same way;
-// its test split is the one nobody has looked at).
+// Options page and the express, expect-type, eslint and fast-check READMEs, written the same way)
+// or claims-twentyfifth.json (the Vim user manual's chapter on settings, the Docutils FAQ, the
+// sphinx-build man page, GLib's GVariant Text Format page and the chromium-bidi,
+// typed-query-selector, @modelcontextprotocol/sdk and @eslint/plugin-kit READMEs, written the same
+// way; its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
