@@ -727,6 +727,27 @@ export function analyze(written: string): Analysis {
   tokens.forEach((_, i) => {
     if (i > 0 && sharesNegation(i) && tokens[i + 1]!.content) tokens[i + 1]!.negated = true;
   });
+  // "does not parse or look up the selector", "fails to parse or to look up": a verb after "or"
+  // with no subject of its own is denied with the negated verb before it (not A or B is neither).
+  tokens.forEach((t, i) => {
+    if (t.lower !== 'or' || i === 0) return;
+    const act = tokens[i + 1]?.lower === 'to' ? tokens[i + 2] : tokens[i + 1];
+    if (!act || act.pos !== 'VERB' || !act.content || act.negated) return;
+    // The negated verb before, past its object: nouns, names, determiners, adjectives, prepositions.
+    // ("or" opens a clause of its own: the verb before stands in the clause before it.)
+    for (let k = i - 1; k >= 0 && tokens[k]!.clause >= t.clause - 1; k--) {
+      const x = tokens[k]!;
+      if (x.pos === 'VERB') {
+        if (!x.negated || x.lemma === act.lemma) return;
+        act.negated = true;
+        // One statement under one negation, as "A or B is not X" is: the clause of "or" joins it.
+        const own = t.clause;
+        for (const y of tokens) if (y.clause === own) y.clause = x.clause;
+        return;
+      }
+      if (!/^(?:NOUN|PROPN|DET|ADJ|ADP|NUM|X|PART)$/.test(x.pos)) return;
+    }
+  });
   // "Constructing a channel directly is not supported" says it cannot be constructed: an act
   // (a gerund opening the clause) that is not supported, allowed, permitted or possible is denied.
   tokens.forEach((t, i) => {

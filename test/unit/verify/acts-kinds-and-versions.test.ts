@@ -316,6 +316,19 @@ describe('a negation over two participles joined by "and"', () => {
   });
 });
 
+describe('a negation over two verbs joined by "or"', () => {
+  const page =
+    'The scanner does not follow symbolic links or read hidden files, so a dotfile is never indexed.';
+
+  it('denies the second too ("not A or B" is neither), with or without its own "to"', () => {
+    expectSupported('The scanner does not read hidden files.', page);
+    expectConflict('The scanner reads hidden files.', page, 'negation');
+    const failing =
+      'A fallback type is used instead of Element when the selector fails to parse or to look up.';
+    expectSupported('A fallback type is used when the selector fails to look up.', failing);
+  });
+});
+
 describe('adverbs that oppose through their adjectives', () => {
   it('sets "synchronously" against "asynchronously"', () => {
     expectConflict(
