@@ -9,6 +9,9 @@
 //   the deleted session's browser is wiped and handed to the same user's next session instead of
 //   a freshly launched one (see src/server/engines/browsers/wipe.ts for what a wipe clears); back
 //   to back, the user's two browsers alternate, one wiped while the other serves (recycle.ts);
+// - ours, connect: one WebSocket upgrade to `/v1/browser/connect` (key in the Authorization
+//   header) creates the session and connects to it, and disconnecting ends it: no create or
+//   delete round trip of the client's own, on both servers;
 // - launch: a direct Chromium launch per cycle (puppeteer.launch, same flags), the cost a session
 //   server has to beat;
 // - peer: Playwright's own browser server (`chromium.launchServer()`, started once), what users
@@ -157,6 +160,51 @@ const playwrightCycle =
     return { create, connect, load, delete: del };
   };
 
+// One upgrade to /v1/browser/connect creates the session and connects to it; disconnecting ends
+// it (the server deletes it as the connection closes).
+const connectEndpoint = (base: string): string =>
+  `${base.replace(/^http/, 'ws')}/v1/browser/connect`;
+
+const puppeteerConnectCycle =
+  (base: string): Cycle =>
+  async (url) => {
+    let browser!: Awaited<ReturnType<typeof puppeteer.connect>>;
+    const connect = await timed(
+      async () =>
+        (browser = await puppeteer.connect({
+          browserWSEndpoint: connectEndpoint(base),
+          headers: { authorization: headers.authorization },
+        })),
+    );
+    const load = await timed(async () => {
+      const tab = (await browser.pages())[0] ?? (await browser.newPage());
+      await tab.goto(url);
+      await check(tab.title());
+    });
+    const del = await timed(() => browser.disconnect());
+    return { connect, load, delete: del };
+  };
+
+const playwrightConnectCycle =
+  (base: string): Cycle =>
+  async (url) => {
+    let browser!: Awaited<ReturnType<typeof chromium.connectOverCDP>>;
+    const connect = await timed(
+      async () =>
+        (browser = await chromium.connectOverCDP(connectEndpoint(base), {
+          headers: { authorization: headers.authorization },
+        })),
+    );
+    const load = await timed(async () => {
+      const context = browser.contexts()[0] ?? (await browser.newContext());
+      const tab = context.pages()[0] ?? (await context.newPage());
+      await tab.goto(url);
+      await check(tab.title());
+    });
+    const del = await timed(() => browser.close());
+    return { connect, load, delete: del };
+  };
+
 const launchCycle: Cycle = async (url) => {
   let browser!: Awaited<ReturnType<typeof puppeteer.launch>>;
   const create = await timed(
@@ -227,6 +275,16 @@ try {
     [
       'puppeteer spaced recycled',
       () => run('spaced recycled', puppeteerCycle(recycledServer.url), SPACED, SPACING_MS),
+    ],
+    ['puppeteer connect', () => run('connect', puppeteerConnectCycle(server.url), CYCLES)],
+    ['playwright connect', () => run('connect', playwrightConnectCycle(server.url), CYCLES)],
+    [
+      'puppeteer connect recycled',
+      () => run('connect recycled', puppeteerConnectCycle(recycledServer.url), CYCLES),
+    ],
+    [
+      'playwright connect recycled',
+      () => run('connect recycled', playwrightConnectCycle(recycledServer.url), CYCLES),
     ],
     ['peer (launchServer)', () => run('peer', peerCycle, CYCLES)],
     ['launch', () => run('launch', launchCycle, CYCLES)],

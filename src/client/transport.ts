@@ -186,6 +186,11 @@ export class Transport {
       new Agent({ keepAliveTimeout: TRANSPORT_DEFAULTS.keepAliveTimeout, ...options.agentOptions });
   }
 
+  /** The `Authorization` header value of the next request (`Bearer <key>`). */
+  authorization(): string {
+    return `Bearer ${this.#apiKey}`;
+  }
+
   /**
    * Swap the API key on a live client; the next request (and the next retry) uses it.
    * @throws {SvcError} when `key` is empty.

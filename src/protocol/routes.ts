@@ -196,6 +196,19 @@ export const ROUTES = {
     websocket: true,
     rateGroup: 'browser',
   },
+  // Creates a session and connects to it in one WebSocket upgrade (the key in the Authorization
+  // header); the session ends when that connection closes. Served by the server's CDP relay.
+  'browser.connect': {
+    id: 'browser.connect',
+    method: 'GET',
+    kind: 'websocket',
+    auth: 'bearer',
+    path: '/v1/browser/connect',
+    pathParams: [],
+    response: null,
+    websocket: true,
+    rateGroup: 'browser',
+  },
   'browser.contexts.create': {
     id: 'browser.contexts.create',
     method: 'POST',

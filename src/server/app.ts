@@ -6,9 +6,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { ALL_ROUTES, pathPattern } from '../protocol/index.js';
 import type { RouteAuth, RouteDef } from '../protocol/index.js';
 import type { AppEnv, ServerContext } from './context.js';
-import { NotFound, RateLimited, TooLarge, Unauthorized } from './errors.js';
+import { NotFound, TooLarge, Unauthorized } from './errors.js';
 import { answerError } from './http-error.js';
 import type { RateGroup } from './options.js';
+import { charge } from './rate-limit.js';
 import type { RateLimiter } from './rate-limit.js';
 import { registerRoutes } from './register-routes.js';
 import type { RouteGuards, RouteHandlers } from './register-routes.js';
@@ -92,19 +93,7 @@ export function createApp(
     if (!result.ok) throw new Unauthorized(result.message, { code: 'invalid_api_key' });
     c.set('principal', result.principal);
     const group = route?.group;
-    if (group) {
-      const taken = limiter.take(
-        `${result.principal.keyId}:${group}`,
-        ctx.config.rateLimits[group],
-      );
-      if (!taken.ok) {
-        throw new RateLimited(
-          `Rate limit exceeded for ${group} routes: ${ctx.config.rateLimits[group]} requests per minute per key; retry after ${taken.retryAfterSeconds} s`,
-          taken.retryAfterSeconds,
-          { code: 'rate_limit_exceeded' },
-        );
-      }
-    }
+    if (group) charge(limiter, result.principal, group, ctx.config.rateLimits[group]);
     return next();
   });
 

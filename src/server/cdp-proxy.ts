@@ -6,11 +6,13 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { RawData } from 'ws';
 import type { ServerContext } from './context.js';
-import type { BrowserSessions } from './engines/browsers/index.js';
+import type { BrowserSessions, CdpAuthorization } from './engines/browsers/index.js';
 import { FORWARD_HEADER } from './engines/browsers/remote-sessions.js';
 import { connectUpstream, UPSTREAM_DEFAULTS } from './engines/browsers/upstream.js';
 import { ROUTES, pathPattern } from '../protocol/index.js';
-import { NotFound, Unauthorized, Upstream } from './errors.js';
+import { Invalid, NotFound, Unauthorized, Upstream } from './errors.js';
+import { charge } from './rate-limit.js';
+import type { RateLimiter } from './rate-limit.js';
 import { answerError } from './http-error.js';
 
 /** Limits of the CDP relay. */
@@ -34,6 +36,12 @@ export const DEFAULTS = {
 } as const;
 
 const CDP_PATH = pathPattern(ROUTES['browser.sessions.cdp'].path);
+const CONNECT_PATH = ROUTES['browser.connect'].path;
+
+/** Response header of a `/v1/browser/connect` upgrade: the id of the session it created. */
+export const SESSION_HEADER = 'X-Browser-Session-Id';
+
+type CdpAuthorized = Extract<CdpAuthorization, { ok: true }>;
 
 /** A running CDP relay. */
 export interface CdpProxy {
@@ -60,6 +68,7 @@ export function attachCdpProxy(
   server: http.Server,
   ctx: ServerContext,
   sessions: BrowserSessions,
+  limiter: RateLimiter,
 ): CdpProxy {
   const wss = new WebSocketServer({
     noServer: true,
@@ -67,17 +76,29 @@ export function attachCdpProxy(
     maxPayload: DEFAULTS.maxPayloadBytes,
   });
   const open = new Set<WebSocket>();
+  // The session a `/v1/browser/connect` upgrade created, named in its 101 answer.
+  const sessionOf = new WeakMap<http.IncomingMessage, string>();
+  wss.on('headers', (headers, req) => {
+    const id = sessionOf.get(req);
+    if (id !== undefined) headers.push(`${SESSION_HEADER}: ${id}`);
+  });
 
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     handle(req, socket, head).catch((error: unknown) => {
-      ctx.logger.error('CDP upgrade failed', { error: (error as Error).message });
+      // Logged as the routes log (app.ts): a refusal such as a connect at the session limit
+      // (429) is an answer, not a failure.
+      const { unexpected, status } = answerError(error);
+      const fields = { error: (error as Error).message };
+      if (unexpected) ctx.logger.error('CDP upgrade failed', fields);
+      else if (status >= 500) ctx.logger.warn('CDP upgrade failed', fields);
       refuse(socket, error);
     });
   };
 
   async function handle(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.replace(/\/$/, '') === CONNECT_PATH) return connectNew(req, socket, head, url);
     const match = CDP_PATH.exec(url.pathname);
     if (!match?.[1])
       return refuse(
@@ -118,6 +139,74 @@ export function attachCdpProxy(
       );
     }
 
+    await serve(req, socket, head, id, verdict);
+  }
+
+  // `/v1/browser/connect`: a new session with the defaults, its browser relayed at once, ended
+  // (as a client's DELETE would end it) when this connection closes or cannot be made.
+  async function connectNew(
+    req: http.IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    url: URL,
+  ): Promise<void> {
+    // The key travels in the Authorization header only: a URL ends up in logs and histories.
+    const param = [...url.searchParams.keys()][0];
+    if (param !== undefined) {
+      return refuse(
+        socket,
+        Invalid.at(
+          ['query', param],
+          `${CONNECT_PATH} takes no query parameters: send the API key in the Authorization header, and create a session with options through POST /v1/browser/sessions`,
+          'extra_forbidden',
+        ),
+      );
+    }
+    const auth = await ctx.auth.authenticateHeader(req.headers.authorization);
+    if (!auth.ok)
+      return refuse(socket, new Unauthorized(auth.message, { code: 'invalid_api_key' }));
+    const { principal } = auth;
+    // A create, charged as `POST /v1/browser/sessions` is (a refusal is answered by the caller).
+    charge(limiter, principal, 'browser', ctx.config.rateLimits.browser);
+    const { session_id: id } = await sessions.create(principal, {});
+    const end = (): void => {
+      sessions.delete(principal.userId, id).catch((error: unknown) =>
+        ctx.logger.warn('connected session did not end cleanly', {
+          sessionId: id,
+          error: (error as Error).message,
+        }),
+      );
+    };
+    let served = false;
+    try {
+      const verdict = await sessions.authorizeCdp(id, { userId: principal.userId });
+      if (!verdict.ok) {
+        return refuse(
+          socket,
+          new Upstream(`Browser session ${id} ended before it could be connected`, {
+            code: 'browser_unreachable',
+          }),
+        );
+      }
+      served = await serve(req, socket, head, id, verdict, { sessionId: id, onClose: end });
+    } finally {
+      if (!served) end();
+    }
+  }
+
+  /**
+   * Relays `socket`, once upgraded, to the browser of session `id`; false when the client could
+   * not be attached (refused, gone, or the session ended meanwhile). `connected.onClose` is called
+   * when an attached client's connection closes.
+   */
+  async function serve(
+    req: http.IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    id: string,
+    verdict: CdpAuthorized,
+    connected?: { sessionId: string; onClose: () => void },
+  ): Promise<boolean> {
     let upstream: WebSocket;
     try {
       // The session's spare, opened as it was created, saves the browser's handshake here.
@@ -128,15 +217,19 @@ export function attachCdpProxy(
         sessionId: id,
         error: (error as Error).message,
       });
-      return refuse(
+      refuse(
         socket,
         new Upstream(`Browser of session ${id} is not reachable`, { code: 'browser_unreachable' }),
       );
+      return false;
     }
     if (socket.destroyed) {
       upstream.terminate();
-      return;
+      return false;
     }
+    let attached = false;
+    if (connected) sessionOf.set(req, connected.sessionId);
+    // Calls back at once, or never when the handshake is refused or the client already left.
     wss.handleUpgrade(req, socket, head, (client) => {
       const cut = (): void => {
         client.close(1001, 'browser session ended');
@@ -153,6 +246,7 @@ export function attachCdpProxy(
         cut();
         return;
       }
+      attached = true;
       open.add(client);
       relay(client, upstream, verdict.downloadPath);
       const beat = heartbeat(client, upstream, ctx.clock, (side) =>
@@ -162,9 +256,12 @@ export function attachCdpProxy(
         open.delete(client);
         beat.stop();
         release(beat.clientLastSeen());
+        connected?.onClose();
       });
       ctx.logger.debug('CDP client connected', { sessionId: id });
     });
+    if (!attached) upstream.terminate();
+    return attached;
   }
 
   server.on('upgrade', onUpgrade);
@@ -304,11 +401,13 @@ function refuse(socket: Duplex, error: unknown): void {
     socket.destroy();
     return;
   }
-  const { status, body: answer } = answerError(error);
+  const { status, body: answer, headers } = answerError(error);
   const body = JSON.stringify(answer);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Connection: close\r\nContent-Type: application/json\r\n' +
+      extra.join('') +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     () => socket.destroy(),
   );

@@ -1,3 +1,7 @@
+import { RateLimited } from './errors.js';
+import type { Principal } from './context.js';
+import type { RateGroup } from './options.js';
+
 /** Outcome of taking one token from a bucket. */
 export type TakeResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -27,4 +31,23 @@ export class RateLimiter {
       retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)),
     };
   }
+}
+
+/**
+ * Charges one request of route group `group` to the key behind `principal`.
+ * @throws RateLimited (with `Retry-After`) naming the group and its limit when the budget is spent
+ */
+export function charge(
+  limiter: RateLimiter,
+  principal: Principal,
+  group: RateGroup,
+  perMinute: number,
+): void {
+  const taken = limiter.take(`${principal.keyId}:${group}`, perMinute);
+  if (taken.ok) return;
+  throw new RateLimited(
+    `Rate limit exceeded for ${group} routes: ${perMinute} requests per minute per key; retry after ${taken.retryAfterSeconds} s`,
+    taken.retryAfterSeconds,
+    { code: 'rate_limit_exceeded' },
+  );
 }

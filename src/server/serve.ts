@@ -133,11 +133,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth: { authenticateHeader: (header) => authenticateHeader(keys, header) },
   };
 
+  // One budget per key and route group, shared by the routes and the CDP relay's connect.
+  const limiter = new RateLimiter(clock);
   const parts: ServerPart[] = [];
   let engines: Engines;
   let handlers: PartHandlers;
   try {
-    const created = await createParts(ctx);
+    const created = await createParts(ctx, limiter);
     engines = created.engines;
     handlers = created.handlers;
     parts.push(...created.parts);
@@ -150,7 +152,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const app = createApp(
     ctx,
-    new RateLimiter(clock),
+    limiter,
     { ...authHandlers(keys), ...modelHandlers(), ...handlers },
     { liveToken: (id, token) => engines.browsers.liveViews.authorize(id, token) },
   );
@@ -227,6 +229,7 @@ type PartHandlers = Omit<RouteHandlers, 'auth.revokeToken' | 'models.list' | 'mo
 /** The engines behind the routes, created in dependency order, and the routes' handlers. */
 async function createParts(
   ctx: ServerContext,
+  limiter: RateLimiter,
 ): Promise<{ parts: ServerPart[]; engines: Engines; handlers: PartHandlers }> {
   const { db, config, clock } = ctx;
   const now = () => new Date(clock());
@@ -261,7 +264,7 @@ async function createParts(
   const parts: ServerPart[] = [
     {
       attach: (server) => {
-        proxy = attachCdpProxy(server, ctx, browsers);
+        proxy = attachCdpProxy(server, ctx, browsers, limiter);
       },
       close: async () => {
         proxy?.close();

@@ -5,6 +5,7 @@ import type {
   BrowserSessionCreateRequest,
   BrowserSessionListResponse,
 } from '../../protocol/index.js';
+import { routePath } from '../../protocol/index.js';
 import type { RequestOptions } from '../transport.js';
 import { Contexts } from './browser-contexts.js';
 import { Downloads, Uploads } from './browser-files.js';
@@ -107,4 +108,21 @@ export class Browser extends APIResource {
   }
   /** Saved browser contexts sessions start from. */
   readonly contexts: Contexts = new Contexts(this.client);
+
+  /**
+   * Where one WebSocket upgrade creates a session and connects to it (`GET /v1/browser/connect`):
+   * the URL, and the headers that carry the API key (never the URL). The session has the default
+   * options and ends when that connection closes; `sessions.create()` gives options, and a session
+   * that outlives its connection.
+   * @example
+   * const { url, headers } = client.browser.connectEndpoint();
+   * const browser = await puppeteer.connect({ browserWSEndpoint: url, headers });
+   * // Playwright: await chromium.connectOverCDP(url, { headers });
+   */
+  connectEndpoint(): { url: string; headers: Record<string, string> } {
+    return {
+      url: `${this.client.baseURL.replace(/^http/, 'ws')}${routePath('browser.connect')}`,
+      headers: { authorization: this.client.transport.authorization() },
+    };
+  }
 }

@@ -133,6 +133,17 @@ describe('local request validation', () => {
   });
 });
 
+describe('browser.connectEndpoint', () => {
+  it('gives the connect URL on the WebSocket scheme, the key in a header and not in the URL', () => {
+    const c = new Client({ ...base, baseURL: 'https://api.example.com/', apiKey: 'svc_key-1' });
+    const { url, headers } = c.browser.connectEndpoint();
+    expect(url).toBe('wss://api.example.com/v1/browser/connect');
+    expect(headers).toEqual({ authorization: 'Bearer svc_key-1' });
+    c.setApiKey('svc_key-2');
+    expect(c.browser.connectEndpoint().headers.authorization).toBe('Bearer svc_key-2');
+  });
+});
+
 describe('browser.sessions.cdpUrl', () => {
   it("prefers the record's cdp_url", () => {
     const c = new Client(base);

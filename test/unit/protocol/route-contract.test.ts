@@ -18,9 +18,9 @@ import type {
 } from '../../../src/server/register-routes.js';
 
 describe('route contract (types)', () => {
-  it('asks a handler for every served route, and none for the WebSocket upgrade', () => {
+  it('asks a handler for every served route, and none for the WebSocket upgrades', () => {
     expectTypeOf<keyof RouteHandlers>().toEqualTypeOf<
-      Exclude<keyof typeof ALL_ROUTES, 'browser.sessions.cdp'>
+      Exclude<keyof typeof ALL_ROUTES, 'browser.sessions.cdp' | 'browser.connect'>
     >();
     // @ts-expect-error a map without the search handler does not compile
     const missing: RouteHandlers = {} as Omit<RouteHandlers, 'search.create'>;
@@ -90,6 +90,7 @@ describe('route table (shape)', () => {
     expect(kinds).toMatchObject({
       'chat.completions.create': 'json-sse',
       'browser.sessions.cdp': 'websocket',
+      'browser.connect': 'websocket',
       'browser.sessions.downloads.get': 'bytes',
       'browser.sessions.recording.html': 'html',
       'browser.sessions.live.page': 'html',

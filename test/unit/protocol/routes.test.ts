@@ -29,6 +29,7 @@ describe('route table', () => {
       'GET /v1/browser/sessions/{session_id}',
       'DELETE /v1/browser/sessions/{session_id}',
       'GET /v1/browser/sessions/{session_id}/cdp',
+      'GET /v1/browser/connect',
       'POST /v1/browser/contexts',
       'GET /v1/browser/contexts',
       'GET /v1/browser/contexts/{context_id}',
