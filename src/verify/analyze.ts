@@ -344,6 +344,16 @@ function verbsTaggedAsNouns(
  */
 const CARRIERS = new Set(['keep', 'remain', 'stay', 'become', 'seem', 'appear', 'prove']);
 /** Verbs whose negation denies the act they lead to ("does not contribute to keeping X alive"). */
+/** Verbs whose "that" clause is no statement of its own once they are denied ("does not mean that"). */
+const UNASSERTING: ReadonlySet<string> = new Set([
+  'guarantee',
+  'ensure',
+  'mean',
+  'imply',
+  'promise',
+  'assure',
+]);
+
 const LEADING = new Set(['contribute', 'help', 'serve']);
 
 const DENIED_ACTS = new Set([
@@ -747,6 +757,16 @@ export function analyze(written: string): Analysis {
       }
       if (!/^(?:NOUN|PROPN|DET|ADJ|ADP|NUM|X|PART)$/.test(x.pos)) return;
     }
+  });
+  // "doesn't guarantee that it can detect every error" asserts no detection: the clause a denied
+  // guarantee (or "does not mean that", "does not ensure that") opens is one statement with it,
+  // under its negation.
+  tokens.forEach((t, i) => {
+    if (!t.negated || t.pos !== 'VERB' || !UNASSERTING.has(t.lemma)) return;
+    const that = tokens[i + 1];
+    if (that?.lower !== 'that' || that.clause === t.clause) return;
+    const own = that.clause;
+    for (const y of tokens) if (y.clause === own) y.clause = t.clause;
   });
   // "Constructing a channel directly is not supported" says it cannot be constructed: an act
   // (a gerund opening the clause) that is not supported, allowed, permitted or possible is denied.

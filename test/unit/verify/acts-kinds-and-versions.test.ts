@@ -329,6 +329,19 @@ describe('a negation over two verbs joined by "or"', () => {
   });
 });
 
+describe('a denied guarantee over its "that" clause', () => {
+  const page =
+    "Note that it doesn't guarantee that it can detect every kind of syntax error, since such a parser would be very complex.";
+
+  it('asserts nothing of the clause: a claim of the guarantee is contradicted, its denial stated', () => {
+    expectConflict('Strict mode guarantees to catch every kind of syntax error.', page, 'negation');
+    expectSupported(
+      'Strict mode does not guarantee that every kind of syntax error is detected.',
+      page,
+    );
+  });
+});
+
 describe('adverbs that oppose through their adjectives', () => {
   it('sets "synchronously" against "asynchronously"', () => {
     expectConflict(
