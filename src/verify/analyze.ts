@@ -617,11 +617,16 @@ export function analyze(written: string): Analysis {
       /^(?:VERB|NOUN)$/.test(tags[i + 1] ?? '') &&
       /ing$/i.test(values[i + 1] ?? '');
     // "refuses to start", "fails to connect", "declines to answer" say "does not start": the
-    // verb after "to" is what is negated.
-    const refused =
-      /^(?:refuse|decline|fail)$/.test(lemma) &&
+    // verb after "to" is what is negated. So do "is unable to start" and "it is impossible to
+    // (unambiguously) parse lists", which say they cannot.
+    const verbAfterTo =
       values[i + 1]?.toLowerCase() === 'to' &&
-      tags[i + 2] === 'VERB';
+      (tags[i + 2] === 'VERB' || (tags[i + 2] === 'ADV' && tags[i + 3] === 'VERB'));
+    const refused =
+      (/^(?:refuse|decline|fail)$/.test(lemma) &&
+        values[i + 1]?.toLowerCase() === 'to' &&
+        tags[i + 2] === 'VERB') ||
+      (/^(?:unable|impossible)$/.test(lower) && verbAfterTo);
     // "405 Method Not Allowed", "204 No Content": a status's name, in title case, denies nothing.
     const titled =
       /^(?:Not|No)$/.test(value) &&

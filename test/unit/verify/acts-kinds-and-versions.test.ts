@@ -342,6 +342,26 @@ describe('a denied guarantee over its "that" clause', () => {
   });
 });
 
+describe('"impossible to" and "unable to" before a verb', () => {
+  it('deny the verb as "cannot" does', () => {
+    const lists =
+      'In reStructuredText, it would be impossible to unambiguously mark up lists without blank lines before and after.';
+    expectSupported('Lists could not be marked up unambiguously without blank lines.', lists);
+    expectConflict('Lists can be marked up unambiguously without blank lines.', lists, 'negation');
+    const port =
+      'The daemon is unable to bind to a privileged port when it runs as an ordinary user.';
+    expectSupported(
+      'When it runs as an ordinary user, the daemon cannot bind to a privileged port.',
+      port,
+    );
+    expectConflict(
+      'When it runs as an ordinary user, the daemon binds to a privileged port.',
+      port,
+      'negation',
+    );
+  });
+});
+
 describe('adverbs that oppose through their adjectives', () => {
   it('sets "synchronously" against "asynchronously"', () => {
     expectConflict(
