@@ -55,6 +55,7 @@ import {
   identifierPieces,
   isPosition,
   norm,
+  possibly,
   related,
   valueAdjective,
 } from './words.js';
@@ -513,7 +514,20 @@ export function verifyClaim(
   const clauses = polarityConflicts(c, p);
   // A predicate negated wherever the passage states it conflicts even when its clause paired
   // with another ("can be overridden" / "this may not be overridden by passing an option").
-  const polarity = clauses.length > 0 ? clauses : predicateConflicts(c, p);
+  const denials = clauses.length > 0 ? clauses : predicateConflicts(c, p);
+  // A page that says a thing may happen ("the server may compress responses") does not say it
+  // happens, nor that it does not: a claim that it does not ("does not compress") is unstated
+  // there, not contradicted ("we may formalize on a scheme, but ..." / "has not adopted one").
+  // One that says it cannot or never happens is: "may contain sensitive data" / "cannot hold".
+  const impossible = /\b(?:cannot|can't|can not|could not|couldn't|never)\b/i.test(c.text);
+  const possible = (x: Conflict): boolean =>
+    !impossible &&
+    x.kind === 'negation' &&
+    /\b(?:not|no)\b|n't/i.test(x.claim) &&
+    !/\b(?:not|never|no)\b|n't/i.test(x.page) &&
+    p.tokens.some((t, j) => possibly(p.tokens, j) && x.page.split(/\s+/).includes(t.text));
+  quantities.missing.push(...denials.filter(possible).map((x) => x.claim));
+  const polarity = denials.filter((x) => !possible(x));
   // With the negations agreeing, a word whose antonym the page negates is stated ("optional" /
   // "not required"); one whose antonym the page states plainly ("the first proxy" / "the last
   // proxy") is not.

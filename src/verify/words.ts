@@ -432,3 +432,14 @@ export function inVerbSlot(tokens: readonly Token[], i: number): boolean {
   if (t.pos === 'VERB' && /ing$/.test(t.lower) && before?.pos === 'ADP') return true;
   return /[^s]s$/.test(t.lower) && before?.pos === 'PROPN' && t.clause === before.clause;
 }
+
+/**
+ * True for a verb a modal of possibility governs ("may compress", "might later be dropped"): the
+ * sentence says it can happen, not that it does, so it denies no "does not compress".
+ */
+export function possibly(tokens: readonly Token[], j: number): boolean {
+  if (tokens[j]!.pos !== 'VERB') return false;
+  let k = j - 1;
+  while (k >= 0 && (tokens[k]!.pos === 'ADV' || /^(?:be|have)$/.test(tokens[k]!.lemma))) k--;
+  return k >= 0 && /^(?:may|might|could)$/.test(tokens[k]!.lower);
+}

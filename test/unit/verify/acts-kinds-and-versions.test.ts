@@ -362,6 +362,27 @@ describe('"impossible to" and "unable to" before a verb', () => {
   });
 });
 
+describe('a page that says a thing may happen', () => {
+  const page = 'The server may compress responses when the client accepts gzip.';
+
+  it('neither supports nor contradicts a claim that it does not', () => {
+    const r = verifyClaim('The server does not compress responses.', page);
+    expect(r.verdict, r.reason).toBe('unrelated');
+    expect(r.missing).toContain('not compress');
+    expectConflict(
+      'The server does not compress responses.',
+      'The server compresses responses when the client accepts gzip.',
+      'negation',
+    );
+    // What may happen is what a claim says cannot.
+    expectConflict(
+      'Memory from Buffer.allocUnsafe() is zeroed, so it cannot hold sensitive data.',
+      'The memory of Buffer.allocUnsafe() is not initialized and may contain sensitive data.',
+      'negation',
+    );
+  });
+});
+
 describe('adverbs that oppose through their adjectives', () => {
   it('sets "synchronously" against "asynchronously"', () => {
     expectConflict(
