@@ -636,6 +636,14 @@ export function termAlignment(
       const hit = textFrames(pageText, other.text).find(
         (f) => frames.includes(f) && !theirs.has(f),
       );
+      // The page names the claim's term right after the noun both put beside theirs: "the CLI
+      // argument --verbose" says what "the --verbose argument" does.
+      const noun = hit?.split('|')[1];
+      if (
+        noun &&
+        new RegExp(`(?:^|\\s)${b}\\s+${escapeRegExp(noun)}\\s+${a}(?=\\s|$)`).test(pageText)
+      )
+        continue;
       if (hit) {
         conflicts.push({ kind: 'term', claim: k.text, page: other.text });
         break;

@@ -213,6 +213,12 @@ describe('verifyClaim: key terms', () => {
     );
   });
 
+  it('reads "the CLI argument --verbose" as naming the --verbose argument, not another', () => {
+    const page = 'Use the CLI argument --verbose to have CDP events printed to the console.';
+    expectSupported('The --verbose argument gets CDP events printed to the console.', page);
+    expectConflict('The --quiet argument gets CDP events printed to the console.', page, 'term');
+  });
+
   it('contradicts an ordinary word swapped in the same frame', () => {
     expectConflict(
       'A client begins in the processing state with no socket.',
