@@ -520,8 +520,9 @@ function headOf(text: string, term: string): boolean {
   return text.split(/[^\p{L}\p{N}_$]+/u).some((w) => {
     if (!w.toLowerCase().startsWith(t) || w.length === t.length) return false;
     const rest = w.slice(t.length);
-    // A class name and a word more is another class ("BufferListStream" / "BufferList").
-    if (/\p{Ll}\p{Lu}/u.test(term) && /^\p{Lu}\p{Ll}/u.test(rest)) return false;
+    // A class name and a word more is another class ("BufferListStream" / "BufferList",
+    // "HTMLElementTagNameMap" / "HTMLElement").
+    if (/\p{Lu}/u.test(term) && /\p{Ll}/u.test(term) && /^\p{Lu}\p{Ll}/u.test(rest)) return false;
     return rest === 's' || /^[_$\p{N}\p{Lu}]/u.test(rest);
   });
 }

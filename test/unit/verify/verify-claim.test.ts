@@ -213,6 +213,14 @@ describe('verifyClaim: key terms', () => {
     );
   });
 
+  it('does not take a longer class name for the claim\'s ("HTMLElementTagNameMap" / "HTMLElement")', () => {
+    const page = 'You can extend HTMLElementTagNameMap with your custom elements.';
+    const r = verifyClaim('A custom element falls back to HTMLElement.', page);
+    expect(r.verdict).not.toBe('supported');
+    expect(r.missing).toContain('HTMLElement');
+    expectSupported('You can extend HTMLElementTagNameMap with your custom elements.', page);
+  });
+
   it('reads "the CLI argument --verbose" as naming the --verbose argument, not another', () => {
     const page = 'Use the CLI argument --verbose to have CDP events printed to the console.';
     expectSupported('The --verbose argument gets CDP events printed to the console.', page);
