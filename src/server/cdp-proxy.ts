@@ -1,5 +1,6 @@
 // The `/v1/browser/sessions/{id}/cdp` WebSocket: authenticate the upgrade, then relay frames to
-// that session's own browser, both ways.
+// that session's own browser, both ways. And `/v1/browser/connect`: create a session in the
+// upgrade, relay to it the same way, end it when the connection closes.
 import { STATUS_CODES } from 'node:http';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -55,8 +56,10 @@ export interface CdpProxy {
  * Handles WebSocket upgrades on `server`: `/v1/browser/sessions/{id}/cdp` authenticates by the
  * session's connect token (`?token=`) or by the owning user's `Authorization: Bearer` header, then
  * relays frames (text and binary, message boundaries kept, backpressure honoured) to that session's
- * browser. Refusals are plain HTTP answers (401, 404, 502) with the error body; any other upgrade
- * path is a 404. Neither the key nor the token is ever logged.
+ * browser. `/v1/browser/connect` (bearer header only, no query) creates a session with the
+ * defaults, relays to it, and ends it when the connection closes. Refusals are plain HTTP answers
+ * (401, 404, 422, 429, 502) with the error body and headers; any other upgrade path is a 404.
+ * Neither the key nor the token is ever logged.
  *
  * Liveness: both sides are pinged every `pingIntervalMs`; a side silent for `silentAfterMs` is
  * cut, and a silent client's session counts its idle time from when it was last heard (a network

@@ -343,7 +343,6 @@ function verbsTaggedAsNouns(
  * alive"): negated, they deny the state ("are not kept consistent" says "inconsistent").
  */
 const CARRIERS = new Set(['keep', 'remain', 'stay', 'become', 'seem', 'appear', 'prove']);
-/** Verbs whose negation denies the act they lead to ("does not contribute to keeping X alive"). */
 /** Verbs whose "that" clause is no statement of its own once they are denied ("does not mean that"). */
 const UNASSERTING: ReadonlySet<string> = new Set([
   'guarantee',
@@ -353,7 +352,7 @@ const UNASSERTING: ReadonlySet<string> = new Set([
   'promise',
   'assure',
 ]);
-
+/** Verbs whose negation denies the act they lead to ("does not contribute to keeping X alive"). */
 const LEADING = new Set(['contribute', 'help', 'serve']);
 
 const DENIED_ACTS = new Set([
