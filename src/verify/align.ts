@@ -54,6 +54,10 @@ export function quantityAlignment(
       )
       .map((p) => p.start),
   );
+  // A value a command line on the page gives a flag ("npm run server -- --port=8081") is an
+  // example of using it, not what the flag is or defaults to, unless the claim writes it so too.
+  const flagValue = (text: string, x: Quantity): boolean =>
+    /(?:^|\s)--?[A-Za-z][\w-]*=$/.test(text.slice(Math.max(0, x.start - 60), x.start));
   for (const q of claim.quantities) {
     // A bare number the page gives with a unit ("typically 107 on Linux" / "107 bytes on Linux").
     if (/^\d/.test(q.text) && page.quantities.some((p) => writtenAs(q, p))) continue;
@@ -62,6 +66,7 @@ export function quantityAlignment(
     const candidates = page.quantities.filter(
       (p) =>
         comparable(q, p) &&
+        (!flagValue(page.text, p) || flagValue(claim.text, q)) &&
         !(
           kindsDiffer(q, p) &&
           !sameName(claim, q, page, p) &&

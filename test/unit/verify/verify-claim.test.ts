@@ -62,6 +62,21 @@ describe('verifyClaim: numbers with units', () => {
   });
 });
 
+describe('verifyClaim: a value a command line gives a flag', () => {
+  const page =
+    'You can also run the server by using npm run server: npm run server -- --port=8081 --headless=false';
+
+  it('is an example, not the value a claim about the default states', () => {
+    const r = verifyClaim('npm run server listens on port 8080 unless you pass --port.', page);
+    expect(r.verdict, r.reason).not.toBe('contradicted');
+    expect(r.missing.join(' ')).toContain('8080');
+  });
+
+  it('still answers a claim that writes the flag the same way', () => {
+    expectConflict('You can run npm run server -- --port=8082 --headless=false.', page, 'number');
+  });
+});
+
 describe('verifyClaim: dates and versions', () => {
   it('contradicts a changed year and a changed day', () => {
     expectConflict('The tower was rebuilt in 1912.', 'The tower was rebuilt in 1911.', 'date', {
