@@ -52,7 +52,11 @@
 // or claims-twentyfifth.json (the Vim user manual's chapter on settings, the Docutils FAQ, the
 // sphinx-build man page, GLib's GVariant Text Format page and the chromium-bidi,
 // typed-query-selector, @modelcontextprotocol/sdk and @eslint/plugin-kit READMEs, written the same
-// way; its test split is the one nobody has looked at).
+// way) or claims-twentysixth.json (the Table of Contents page of the Python-Markdown documentation,
+// the Graphviz command-line page, the Serving WSGI Applications page of the Werkzeug documentation,
+// the Developer's Duties chapter of the Debian Developer's Reference and the lop,
+// @eslint/object-schema, bare-stream and ast-types READMEs, written the same way; its test split
+// is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
