@@ -398,6 +398,7 @@ export function prepareText(read: TextSegments, described: TextRoles | null): Pr
     start = i + 1;
   }
   closeRun(norm.text.length);
+  joinCodeAbove(segments, norm, units, code);
   linkAnaphora(segments, norm, units);
   linkCode(segments, norm, units, code);
   joinAnswers(norm, units);
@@ -557,6 +558,58 @@ function linkAnaphora(segments: TextSegments, norm: NormalizedText, units: Passa
   }
 }
 
+/** The non-blank lines of a code block as written, trimmed (`rawText` collapses them). */
+function codeLines(segments: TextSegments, norm: NormalizedText, block: Span): string[] {
+  const range = toRange(norm, segments, block);
+  return segments.texts
+    .slice(range.start.node, range.end.node + 1)
+    .map((t, k) =>
+      t.slice(
+        k === 0 ? range.start.offset : 0,
+        range.start.node + k === range.end.node ? range.end.offset : t.length,
+      ),
+    )
+    .join('\n')
+    .split('\n')
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0);
+}
+
+/** Most lines of a code block a sentence right after it may start at. */
+const MAX_JOINED_CODE_LINES = 3;
+/** Longest code block, in characters, a sentence right after it may start at. */
+const MAX_JOINED_CODE_CHARS = 160;
+
+/**
+ * A paragraph right after a short code block that opens by referring back to it ("set
+ * ttimeoutlen=100" then "This makes typing Esc take effect more quickly") says what the code does,
+ * and the code holds the names and values it does it with: the paragraph's first sentence starts at
+ * the block, so a passage holding it states "ttimeoutlen" and "100". Only a block of a few short
+ * lines (a setting, a call), with nothing but space before the sentence; the code stays out of
+ * passages of its own.
+ */
+function joinCodeAbove(
+  segments: TextSegments,
+  norm: NormalizedText,
+  units: PassageUnit[],
+  code: readonly Span[],
+): void {
+  let c = 0;
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
+    if (unit.kind !== 'sentence' || units[i - 1]?.block === unit.block) continue;
+    while (c + 1 < code.length && code[c + 1]!.end <= unit.span.start) c++;
+    const block = code[c];
+    if (!block || block.end > unit.span.start) continue;
+    if (norm.text.slice(block.end, unit.span.start).trim() !== '') continue;
+    if (!/^(?:this|these|it)\b/.test(norm.text.slice(unit.span.start, unit.span.end))) continue;
+    const lines = codeLines(segments, norm, block);
+    if (lines.length > MAX_JOINED_CODE_LINES || block.end - block.start > MAX_JOINED_CODE_CHARS)
+      continue;
+    unit.span = { start: block.start, end: unit.span.end };
+  }
+}
+
 /** Longest text of a code block's first line added to a context. */
 const MAX_CODE_LINE_CHARS = 120;
 
@@ -580,21 +633,7 @@ function linkCode(
     if (lead?.kind !== 'sentence' || lead.span.end > block.start) continue;
     if (norm.text.slice(lead.span.end, block.start).trim() !== '') continue;
     if (!norm.text.slice(lead.span.start, lead.span.end).endsWith(':')) continue;
-    // The block's text as written, its lines apart (`rawText` collapses them).
-    const range = toRange(norm, segments, block);
-    const written = segments.texts
-      .slice(range.start.node, range.end.node + 1)
-      .map((t, k) =>
-        t.slice(
-          k === 0 ? range.start.offset : 0,
-          range.start.node + k === range.end.node ? range.end.offset : t.length,
-        ),
-      )
-      .join('\n');
-    const line = written
-      .split('\n')
-      .map((x) => x.trim())
-      .find((x) => x.length > 0 && !/^(?:\/\/|#|\/\*)/.test(x));
+    const line = codeLines(segments, norm, block).find((x) => !/^(?:\/\/|#|\/\*)/.test(x));
     if (!line) continue;
     lead.context = `${lead.context} ${line.slice(0, MAX_CODE_LINE_CHARS)}`.trim();
   }

@@ -248,3 +248,38 @@ describe('a sentence that introduces a code block', () => {
     expect(units.map((u) => u.context)).toEqual(['Pool options']);
   });
 });
+
+describe('a paragraph that refers back to a short code block right above it', () => {
+  it('starts at the block, so its passage states the names and values the code sets', () => {
+    const units = page([
+      { text: 'Display completion matches in a status line.', role: 't', context: 1 },
+      { text: '\tset ttimeout\n\tset ttimeoutlen=100', role: 'k', context: 1 },
+      {
+        text: 'This makes typing Esc take effect more quickly. It waits less.',
+        role: 't',
+        context: 1,
+      },
+    ]);
+    expect(units.map((u) => u.text)).toEqual([
+      'display completion matches in a status line.',
+      'set ttimeout set ttimeoutlen=100 this makes typing esc take effect more quickly.',
+      'it waits less.',
+    ]);
+    // The block, not the paragraph before it, is what "This" refers to.
+    expect(units.map((u) => u.context)).toEqual(['Pool options', 'Pool options', 'Pool options']);
+  });
+
+  it('not after a long block, nor a sentence that does not refer back', () => {
+    const long = Array.from({ length: 5 }, (_, i) => `set option${i}=${i}`).join('\n');
+    const units = page([
+      { text: long, role: 'k', context: 1 },
+      { text: 'This makes typing Esc take effect more quickly.', role: 't', context: 1 },
+      { text: 'set ttimeoutlen=100', role: 'k', context: 1 },
+      { text: 'Show the last line when it is truncated.', role: 't', context: 1 },
+    ]);
+    expect(units.map((u) => u.text)).toEqual([
+      'this makes typing esc take effect more quickly.',
+      'show the last line when it is truncated.',
+    ]);
+  });
+});
