@@ -191,6 +191,18 @@ function actNounAfter(values: readonly string[], tags: readonly string[], i: num
   return false;
 }
 
+/** Verbs that open a sentence with a "that" clause: "Note that", "Remember that". */
+const THAT_IMPERATIVES = new Set(
+  'note notice remember ensure assume suppose consider recall verify check'.split(' '),
+);
+
+/** Auxiliaries that carry a clause's tense: the verb of a main clause after a relative one. */
+const FINITE_AUX = new Set(
+  'is are was were will would can could must should may might shall does do did has have had'.split(
+    ' ',
+  ),
+);
+
 /** Words that start a new clause (and end a negation's scope) besides punctuation. */
 const CLAUSE_BREAK = new Set([
   'but',
@@ -443,6 +455,8 @@ export function analyze(written: string): Analysis {
     return false;
   };
   let hasVerb = false;
+  // In a relative clause after a noun ("an id that is not set by hand"), so far.
+  let relative = false;
   // Cues waiting for the word they negate: the first content word after them in the clause.
   let pending = 0;
   // Whether the last cue ("without", "no") stands before a noun phrase.
@@ -544,8 +558,23 @@ export function analyze(written: string): Analysis {
         tags[i + 2] === 'VERB' &&
         /ing$/i.test(values[i + 2] ?? '') &&
         ownWords(i + 3)) ||
-      (COORDINATORS.has(lower) && opensClause(i, hasVerb) && !sharesNegation(i));
+      (COORDINATORS.has(lower) && opensClause(i, hasVerb) && !sharesNegation(i)) ||
+      // The main clause's verb ends a relative clause on the subject: "an id that is not set by
+      // hand | is taken from the attribute" negates the setting, not the taking.
+      (relative &&
+        hasVerb &&
+        tags[i] === 'AUX' &&
+        FINITE_AUX.has(lower) &&
+        !/^(?:AUX|VERB|PART|PRON|SCONJ|CCONJ)$/.test(tags[i - 1] ?? ''));
     if (boundary && !echoes.has(i)) {
+      // Not after an imperative read as a noun ("Note that a note attached ... does not").
+      relative =
+        /^(?:that|which|who)$/.test(lower) &&
+        /^(?:NOUN|PROPN)$/.test(tags[i - 1] ?? '') &&
+        !(
+          THAT_IMPERATIVES.has(values[i - 1]?.toLowerCase() ?? '') &&
+          (i < 2 || /^[.;:!?(]$/.test(values[i - 2] ?? ''))
+        );
       clause++;
       pending = 0;
       hasVerb = false;

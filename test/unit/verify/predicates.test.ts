@@ -288,3 +288,38 @@ describe('a property named with "-only"', () => {
     expect(verdict('The size property is readonly.', page)).toMatch(/^supported/);
   });
 });
+
+describe('a relative clause on the subject', () => {
+  it('keeps its negation from the main verb', () => {
+    const { tokens } = analyze('Formats that have no output file left are written to stdout.');
+    const clause = (word: string) => tokens.find((t) => t.lower === word)!.clause;
+    expect(clause('output')).not.toBe(clause('formats'));
+    expect(clause('written')).not.toBe(clause('output'));
+  });
+
+  it('so a negated restriction of the subject is no denial of what is said of it', () => {
+    const page =
+      'If there are more formats than files, the remaining formats are written to stdout.';
+    expect(
+      verdict(
+        'When there are more formats than files, the formats that have no file left are written to stdout.',
+        page,
+      ),
+    ).toMatch(/^supported/);
+    expect(
+      verdict(
+        'When there are more formats than files, the formats that have no file left are not written to stdout.',
+        page,
+      ),
+    ).toMatch(/^contradicted: negation/);
+  });
+
+  it('but "Note that" opens no relative clause', () => {
+    expect(
+      verdict(
+        'Attaching a note to an object keeps that object alive.',
+        'Note that a note attached to an object does not contribute in keeping the object alive.',
+      ),
+    ).toMatch(/^contradicted: negation/);
+  });
+});
