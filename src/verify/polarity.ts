@@ -7,7 +7,14 @@ import { endsSentence, written } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import type { Conflict } from './verify-claim.js';
 import { areAntonyms, related } from './words.js';
-import { hedged, sentences, switchedOff, untilOrder } from './predicates.js';
+import {
+  hedged,
+  negatedCondition,
+  negatedRelative,
+  sentences,
+  switchedOff,
+  untilOrder,
+} from './predicates.js';
 import { CONDITIONS, inCondition, opensUnless } from './conditions.js';
 
 /**
@@ -632,6 +639,8 @@ function valueDenials(a: Analysis, b: Analysis, swapped = false): Conflict[] {
 
 /** Words that may stand between a negation cue and the noun phrase it denies ("does not produce any"). */
 const DENIAL_GAP = new Set(['AUX', 'VERB', 'DET', 'ADV', 'PART']);
+/** Words after a negation that restrict it to a part: "not only X" and "not just X" grant X. */
+const NOT_ONLY = /^(?:only|just|merely|simply|solely|necessarily|always|all|every|exclusively)$/;
 
 /**
  * What the page denies with a noun phrase right after its negation ("This function is only
@@ -643,29 +652,74 @@ const DENIAL_GAP = new Set(['AUX', 'VERB', 'DET', 'ADV', 'PART']);
  * also state the phrase unnegated.
  */
 function exclusions(claim: Analysis, page: Analysis): Conflict[] {
-  if (claim.tokens.some((t) => t.cue)) return [];
   const pageSentences = sentences(page.tokens);
   const isNoun = (t: Token): boolean => /^(?:NOUN|PROPN|X)$/.test(t.pos) || /^[A-Z]/.test(t.text);
   for (let cue = 0; cue < page.tokens.length; cue++) {
     if (!/^(?:not|n't|no|never)$/.test(page.tokens[cue]!.lower)) continue;
     let j = cue + 1;
-    while (j < page.tokens.length && j <= cue + 4 && DENIAL_GAP.has(page.tokens[j]!.pos)) j++;
+    // After a comma the verb may be left out: "derived from the text, never from the attribute".
+    const elided = page.tokens[cue - 1]?.text === ',';
+    while (
+      j < page.tokens.length &&
+      j <= cue + 4 &&
+      (DENIAL_GAP.has(page.tokens[j]!.pos) || (elided && page.tokens[j]!.pos === 'ADP'))
+    )
+      j++;
+    // "not only X" grants X.
+    if (page.tokens.slice(cue + 1, j).some((x) => NOT_ONLY.test(x.lower))) continue;
     const phrase: number[] = [];
-    for (let k = j; k < page.tokens.length && isNoun(page.tokens[k]!); k++) phrase.push(k);
+    // A hyphenated compound is one phrase ("data-toc-label attribute"), and a word tagged as a
+    // verb at its end is its head noun.
+    const inPhrase = (k: number): boolean => {
+      const t = page.tokens[k]!;
+      if (isNoun(t)) return true;
+      const next = page.tokens[k + 1];
+      if (t.text === '-') return k > j && next !== undefined && isNoun(next);
+      return t.pos === 'VERB' && k > j && (next === undefined || /^[.,;:!?)]$/.test(next.text));
+    };
+    for (let k = j; k < page.tokens.length && inPhrase(k); k++) phrase.push(k);
     // A phrase qualified after it denies only part of it ("could not read archives of more than
     // 65535 blocks"): the phrase must end its clause.
     const after = page.tokens[j + phrase.length];
     if (phrase.length === 0 || (after && !/^(?:[.,;:!?)]|and|or|but)$/.test(after.lower))) continue;
     const s = pageSentences[cue];
     const inSentence = page.tokens.filter((_, k) => pageSentences[k] === s && !phrase.includes(k));
-    if (inSentence.some((x) => CONDITIONS.has(x.lower))) continue;
-    const denied = phrase.map((k) => page.tokens[k]!);
-    if (inSentence.some((x) => !x.negated && denied.some((d) => d.lower === x.lower))) continue;
-    const at = denied.map((d) => claim.tokens.findIndex((x) => x.lower === d.lower));
+    // A condition the claim restates as a negated relative clause sets the same case ("If the ID
+    // is not manually defined, it is derived from the text, never from the attribute" / "an id
+    // that is not set by hand is taken from the attribute").
+    const sameCase =
+      negatedCondition(page.tokens, pageSentences, cue) !== undefined &&
+      negatedRelative({ tokens: claim.tokens, sentence: sentences(claim.tokens), at: 0 });
+    if (!sameCase && inSentence.some((x) => CONDITIONS.has(x.lower))) continue;
+    const denied = phrase.map((k) => page.tokens[k]!).filter((t) => t.text !== '-');
+    // The phrase is its head noun's: "from the request URL, never from the request body" states
+    // the body nowhere.
+    const head = denied.at(-1)!;
+    if (inSentence.some((x) => !x.negated && x.lower === head.lower)) continue;
+    // Where the claim states the phrase: its words in a row (a hyphen apart), else each anywhere.
+    const words = claim.tokens.flatMap((x, k) => (x.text === '-' ? [] : [k]));
+    const run = words.findIndex((_, w) =>
+      denied.every((d, n) => claim.tokens[words[w + n] ?? -1]?.lower === d.lower),
+    );
+    const at =
+      run >= 0
+        ? denied.map((_, n) => words[run + n]!)
+        : denied.map((d) => claim.tokens.findIndex((x) => x.lower === d.lower));
     if (at.some((i) => i < 0)) continue;
+    // The claim must negate nothing; after an elided verb, nothing but another verb than the one
+    // that takes the phrase ("an id that is not set by hand is taken from the attribute") or what
+    // follows the phrase ("rather than from the text").
+    const first = Math.min(...at);
+    const hedged = claim.tokens.some(
+      (t, k) =>
+        t.cue &&
+        (!elided ||
+          (k < first &&
+            !claim.tokens.slice(k + 1, first).some((x) => x.pos === 'VERB' && !x.negated))),
+    );
+    if (hedged || at.some((i) => claim.tokens[i]!.negated)) continue;
     // A verb that holds a denial may deny the phrase in the claim too ("it leaves out the canvas
     // module" / "this export does not include canvas module").
-    const first = Math.min(...at);
     const barred =
       at.every((i, k) => k === 0 || i === at[k - 1]! + 1) &&
       claim.tokens
@@ -683,12 +737,8 @@ function exclusions(claim: Analysis, page: Analysis): Conflict[] {
     return [
       {
         kind: 'negation',
-        claim: at.map((i) => claim.tokens[i]!.text).join(' '),
-        page: page.tokens
-          .slice(cue, phrase.at(-1)! + 1)
-          .map((x) => x.text)
-          .join(' ')
-          .replace(/ n't/g, "n't"),
+        claim: written(claim.tokens.slice(first, Math.max(...at) + 1)),
+        page: written(page.tokens.slice(cue, phrase.at(-1)! + 1)),
       },
     ];
   }

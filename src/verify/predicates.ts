@@ -24,7 +24,7 @@ export function sentences(tokens: readonly Token[]): number[] {
  * The clause of a negated condition in the token's sentence ("without setting X", "if X is not
  * set"), or `undefined`.
  */
-function negatedCondition(
+export function negatedCondition(
   tokens: readonly Token[],
   sentence: readonly number[],
   at: number,
@@ -37,6 +37,22 @@ function negatedCondition(
       t.lower === 'without' ||
       (CONDITIONAL.has(t.lower) && mine.some((x) => x.clause === clause && x.cue)),
   )?.[0];
+}
+
+/**
+ * True when the sentence at `at` restricts a noun by a negated relative clause ("an id that is not
+ * set by hand", "requests that are not idempotent").
+ */
+export function negatedRelative(x: Place): boolean {
+  const { tokens, sentence, at } = x;
+  return tokens.some(
+    (t, i) =>
+      sentence[i] === sentence[at] &&
+      /^(?:that|which|who)$/.test(t.lower) &&
+      /^(?:NOUN|PROPN)$/.test(tokens[i - 1]?.pos ?? '') &&
+      tokens[i - 1]!.clause !== t.clause &&
+      tokens.some((y, k) => k > i && y.clause === t.clause && y.cue),
+  );
 }
 
 /** A token of a text, with the sentence index of each of its tokens. */

@@ -89,6 +89,32 @@ describe('verifyClaim: what the page denies right after "not"', () => {
   });
 });
 
+describe('verifyClaim: what the page denies after a comma, its verb left out', () => {
+  const page =
+    'If the label is not set explicitly, it is always computed from the request URL, never from the request body. The request body is not stored in the cache.';
+
+  it('contradicts a claim that takes it from the denied source, in the case the page sets', () => {
+    expectConflict(
+      'A label that is not set explicitly is computed from the request body.',
+      page,
+      'negation',
+      { claim: 'request body', page: 'never from the request body' },
+    );
+    expectConflict(
+      "A label that is not set explicitly is computed from the request's body rather than from its URL.",
+      page,
+      'negation',
+    );
+  });
+
+  it('supports one that denies the same source', () => {
+    expectSupported(
+      'A label that is not set explicitly is computed from the request URL rather than from the request body.',
+      page,
+    );
+  });
+});
+
 describe('verifyClaim: numbers in a list', () => {
   it('reads each number of "1, 5 and 15 minute" on its own', () => {
     const page = 'Returns an array containing the 1, 5, and 15 minute load averages.';
