@@ -112,7 +112,12 @@ function casesOf(a: Analysis): Case[] {
       words(after(next)[0]).length === 0
     );
   };
+  // The sentence of each clause, by its place in `order`.
+  const sentenceOf: number[] = [];
+  order.forEach((id, n) => sentenceOf.push((sentenceOf[n - 1] ?? 0) + (opensSentence(id) ? 1 : 0)));
   const out: Case[] = [];
+  /** The sentence of each case in `out`. */
+  const caseSentence: number[] = [];
   order.forEach((id, n) => {
     if (!isCondition(id)) return;
     const trailing = trails(n);
@@ -127,8 +132,11 @@ function casesOf(a: Analysis): Case[] {
     const condition = clauses.get(id)!;
     const before = out.at(-1);
     if (otherwise(id) && !condition.some((i) => OPENERS.has(a.tokens[i]!.lower))) {
-      // Its own words, if any, are what it governs.
-      if (before)
+      // Its own words, if any, are what it governs. A condition of an earlier sentence is its
+      // case only when it opens its sentence ("Otherwise, ..."): "separated by semicolons in
+      // Windows or by colons otherwise" is the other case of "in Windows".
+      if (before && (caseSentence.at(-1) === sentenceOf[n] || opensSentence(id))) {
+        caseSentence.push(sentenceOf[n]!);
         out.push({
           ...before,
           conditionParity: 1 - before.conditionParity,
@@ -138,6 +146,7 @@ function casesOf(a: Analysis): Case[] {
           unless: true,
           text: `otherwise (not ${before.text})`,
         });
+      }
       return;
     }
     const unless = condition.some((i) => opensUnless(a.tokens, i));
@@ -145,6 +154,7 @@ function casesOf(a: Analysis): Case[] {
     // A condition that names nothing of its own ("if there is none", "if not") is the case before
     // it, with its own negation.
     const own = words([id]);
+    caseSentence.push(sentenceOf[n]!);
     out.push({
       condition: own.length === 0 && before ? before.condition : own,
       conditionParity: (parity([id]) + (unless ? 1 : 0) + (absent ? 1 : 0)) % 2,

@@ -158,3 +158,23 @@ describe('verifyClaim with two names swapped across a condition', () => {
     );
   });
 });
+
+describe('verifyClaim reads "otherwise" within its own sentence', () => {
+  const page =
+    'If DEBUG is set, log files are restricted to the directories specified by LOG_PATH. This last is a list of directory names, separated by semicolons in Windows or by colons otherwise.';
+
+  it('is no other case of a condition in an earlier sentence', () => {
+    expectSupported(
+      'Once DEBUG is set, log files may only go to the directories listed in LOG_PATH, which are separated by semicolons on Windows and by colons elsewhere.',
+      page,
+    );
+  });
+
+  it('but an "Otherwise" that opens its sentence is', () => {
+    expectConflict(
+      'When a value is given, 0 is used as the starting value.',
+      'If a value is given, it is used as the starting value. Otherwise, 0 is used.',
+      'negation',
+    );
+  });
+});
