@@ -210,3 +210,82 @@ export function exclusiveConflicts(claim: Analysis, page: Analysis): Conflict[] 
   }
   return [];
 }
+
+/** Words that restrict to what follows them. */
+const RESTRICTING = new Set(['only', 'solely', 'exclusively', 'just', 'merely']);
+/** Verbs whose passive restricts to what follows ("restricted to", "limited to"). */
+const RESTRICT_VERBS = new Set(['restrict', 'limit', 'confine']);
+
+/**
+ * A restriction one side states and the other denies: "may come from any directory, not only from
+ * those listed in GV_FILE_PATH" against "are restricted to exist in one of the directories
+ * specified by GV_FILE_PATH" (or "only from"). The page's sentence must state a word of what the
+ * claim's "not only" names and two more of the claim's words, and add nothing of its own ("not
+ * only ... but also", "also").
+ */
+export function restrictionConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  return [
+    ...deniedRestrictions(claim, page, false),
+    ...deniedRestrictions(page, claim, true),
+  ].slice(0, 1);
+}
+
+/** Where `a` writes "not only X" (the index of "only") and what X names. */
+function notOnly(a: Analysis): { at: number; named: number[]; end: number }[] {
+  const out: { at: number; named: number[]; end: number }[] = [];
+  a.tokens.forEach((t, i) => {
+    const before = a.tokens[i - 1]?.lower ?? '';
+    if (!RESTRICTING.has(t.lower) || (before !== 'not' && before !== "n't")) return;
+    const named: number[] = [];
+    let k = i + 1;
+    for (; k < a.tokens.length && k <= i + 12; k++) {
+      const x = a.tokens[k]!;
+      if (/^[,;:()[\].!?]$/.test(x.text) || x.lower === 'but') break;
+      if (x.content) named.push(k);
+    }
+    if (k > i + 1) out.push({ at: i, named, end: k });
+  });
+  return out;
+}
+
+/** True when token `j` of `a` restricts plainly: "only", "restricted to", "limited to". */
+function restricts(a: Analysis, j: number): boolean {
+  const t = a.tokens[j]!;
+  if (RESTRICTING.has(t.lower)) {
+    const before = a.tokens[j - 1]?.lower ?? '';
+    return before !== 'not' && before !== "n't" && before !== 'the' && !/^an?$/.test(before);
+  }
+  return RESTRICT_VERBS.has(t.lemma) && a.tokens[j + 1]?.lower === 'to' && !t.negated;
+}
+
+function deniedRestrictions(denying: Analysis, stating: Analysis, swapped: boolean): Conflict[] {
+  const ranges = sentenceRanges(stating);
+  const squeeze = (x: string): string => x.replace(/\s+/g, '').toLowerCase();
+  for (const { at, named, end } of notOnly(denying)) {
+    const rest = denying.tokens.flatMap((t, i) =>
+      t.content && !named.includes(i) && i !== at ? [i] : [],
+    );
+    // The names in what "not only" names ("GV_FILE_PATH"), whose pieces are no words.
+    const span = squeeze(written(denying.tokens.slice(at + 1, end)));
+    const terms = denying.keyTerms.map((k) => squeeze(k.text)).filter((k) => span.includes(k));
+    for (const [first, last] of ranges) {
+      const sentence = stating.tokens.slice(first, last + 1);
+      if (sentence.some((x) => x.lower === 'also' || (x.lower === 'not' && x.cue))) continue;
+      const j = sentence.findIndex((_, k) => restricts(stating, first + k));
+      if (j < 0) continue;
+      const states = (i: number): boolean =>
+        sentence.some((x) => x.content && related(denying.tokens[i]!, x));
+      const text = squeeze(written(sentence));
+      if (!named.some(states) && !terms.some((k) => text.includes(k))) continue;
+      if (rest.filter(states).length < 2) continue;
+      const mine = written(denying.tokens.slice(at - 1, end));
+      const theirs = written(stating.tokens.slice(first + j, Math.min(first + j + 4, last + 1)));
+      return [
+        swapped
+          ? { kind: 'negation', claim: theirs, page: mine }
+          : { kind: 'negation', claim: mine, page: theirs },
+      ];
+    }
+  }
+  return [];
+}

@@ -22,6 +22,7 @@ import {
   coordinatedItems,
   distinguishing,
   exclusiveConflicts,
+  restrictionConflicts,
   itemConflicts,
 } from './conjuncts.js';
 import {
@@ -584,6 +585,7 @@ export function verifyClaim(
   if (conflicts.length === 0) conflicts.push(...conditionConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...concessionConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...exclusiveConflicts(c, p));
+  if (conflicts.length === 0) conflicts.push(...restrictionConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...exceptionConflicts(c, p));
   const missing = [
     ...otherSubject(c, p, pageNorm, options.heading),

@@ -115,6 +115,40 @@ describe('verifyClaim: what the page denies after a comma, its verb left out', (
   });
 });
 
+describe('verifyClaim: a restriction stated on one side and denied on the other', () => {
+  const page =
+    'If DEBUG is set, log files are restricted to exist in one of the directories specified by LOG_PATH.';
+
+  it('contradicts "not only" against "restricted to" or "only"', () => {
+    expectConflict(
+      'Once DEBUG is set, log files may still go to any directory, not only to those listed in LOG_PATH.',
+      page,
+      'negation',
+    );
+    expectConflict(
+      'Log files may be written not only to the listed directories.',
+      'Log files may only be written to the listed directories.',
+      'negation',
+      { claim: 'not only to the listed directories', page: 'only be written to' },
+    );
+  });
+
+  it('contradicts "only" against "not only ... but also"', () => {
+    expectConflict(
+      'Log files may only be written to the listed directories.',
+      'Log files may be written not only to the listed directories but also to the cache.',
+      'negation',
+    );
+  });
+
+  it('supports a restriction stated on both sides', () => {
+    expectSupported(
+      'Once DEBUG is set, log files may only go to the directories specified by LOG_PATH.',
+      page,
+    );
+  });
+});
+
 describe('verifyClaim: numbers in a list', () => {
   it('reads each number of "1, 5 and 15 minute" on its own', () => {
     const page = 'Returns an array containing the 1, 5, and 15 minute load averages.';
