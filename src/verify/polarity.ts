@@ -648,8 +648,9 @@ const NOT_ONLY = /^(?:only|just|merely|simply|solely|necessarily|always|all|ever
  * formatting") that the claim states, unnegated, of the same thing ("available for both zlib-based
  * and Brotli streams"; "applies XML formatting to the arguments"). Every noun of the denied phrase
  * must be in the claim, the passage must share two more words with the claim, and neither
- * side may hedge: the claim negates nothing, the page's sentence states no condition and does not
- * also state the phrase unnegated.
+ * side may hedge: the claim negates nothing (after a verb the page leaves out, only another verb or
+ * what follows the phrase), the page's sentence states no condition (unless the claim's negated
+ * relative clause states the same case) and does not also state the phrase's head unnegated.
  */
 function exclusions(claim: Analysis, page: Analysis): Conflict[] {
   const pageSentences = sentences(page.tokens);
@@ -710,14 +711,14 @@ function exclusions(claim: Analysis, page: Analysis): Conflict[] {
     // that takes the phrase ("an id that is not set by hand is taken from the attribute") or what
     // follows the phrase ("rather than from the text").
     const first = Math.min(...at);
-    const hedged = claim.tokens.some(
+    const denies = claim.tokens.some(
       (t, k) =>
         t.cue &&
         (!elided ||
           (k < first &&
             !claim.tokens.slice(k + 1, first).some((x) => x.pos === 'VERB' && !x.negated))),
     );
-    if (hedged || at.some((i) => claim.tokens[i]!.negated)) continue;
+    if (denies || at.some((i) => claim.tokens[i]!.negated)) continue;
     // A verb that holds a denial may deny the phrase in the claim too ("it leaves out the canvas
     // module" / "this export does not include canvas module").
     const barred =
