@@ -54,9 +54,14 @@ const named = (a: Analysis, t: Token): boolean =>
       .includes(t.lower),
   );
 
-/** Coarse word class: noun, adjective, verb, adverb. */
+/** Values a program gives, whatever class the tagger reads them as ("returns null" / "false"). */
+const VALUE_LITERAL = /^(?:true|false|null|undefined|none|nil|nan)$/;
+
+/** Coarse word class: noun, adjective, verb, adverb, or a value literal. */
 const wordClass = (t: Token): string =>
-  ({ NOUN: 'n', PROPN: 'n', X: 'n', NUM: 'n', ADJ: 'a', VERB: 'v', ADV: 'r' })[t.pos] ?? t.pos;
+  VALUE_LITERAL.test(t.lower)
+    ? 'value'
+    : ({ NOUN: 'n', PROPN: 'n', X: 'n', NUM: 'n', ADJ: 'a', VERB: 'v', ADV: 'r' }[t.pos] ?? t.pos);
 
 const isWord = (t: Token): boolean => /\p{L}/u.test(t.text) && !FUNCTION_POS.has(t.pos) && !t.cue;
 

@@ -80,6 +80,9 @@ export const proseKey = (t: Token): string => {
   return group === undefined ? t.lower : `\u0000${group}`;
 };
 
+/** Values a program gives, which no other word states. */
+const VALUE_LITERAL = /^(?:true|false|null|undefined|nil|nan)$/;
+
 /**
  * The same word in another form, a WordNet synonym (`attempt`/`try`), or a word one WordNet link
  * away that names the same thing: an adjective's cluster head (`idle`/`inactive`), an also-see
@@ -88,6 +91,9 @@ export const proseKey = (t: Token): string => {
  */
 export function related(a: Token, b: Token): boolean {
   if (sameWord(a, b)) return true;
+  // A value a program gives is that value only: "null" is not the "invalid" WordNet files it
+  // with, nor "false" the "mistaken".
+  if (VALUE_LITERAL.test(a.lower) || VALUE_LITERAL.test(b.lower)) return false;
   // A name and its initials ("JavaScript" / "JS").
   if (initialsOf(a.text) === b.text || initialsOf(b.text) === a.text) return true;
   if (PLURAL_QUANTIFIERS.has(a.lower) && PLURAL_QUANTIFIERS.has(b.lower)) return true;

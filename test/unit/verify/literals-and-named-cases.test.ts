@@ -31,6 +31,17 @@ describe('value literals', () => {
     expect(r.verdict, r.reason).toBe('contradicted');
     expect(r.conflicts[0]).toMatchObject({ claim: 'False', page: 'true' });
   });
+
+  it('sets one value a function returns against another, whatever the tagger reads them as', () => {
+    const page = 'If the Content-Type header is invalid, then it returns false.';
+    // "null" is not the "invalid" WordNet files it with, nor "false" an adjective as "null" is a
+    // noun: the value is swapped.
+    const r = verifyClaim('If the Content-Type header is invalid, it returns null.', page);
+    expect(r.verdict, r.reason).toBe('contradicted');
+    expect(r.conflicts[0]).toMatchObject({ kind: 'term', claim: 'null', page: 'false' });
+    const same = verifyClaim('When the Content-Type header is invalid, it returns false.', page);
+    expect(same.verdict, same.reason).toBe('supported');
+  });
 });
 
 describe('verbs that deny what follows them', () => {
