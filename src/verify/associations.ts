@@ -11,7 +11,10 @@
  * witness) belongs to the anchor of its statement. A witness that belongs to the other anchor on
  * the page than in the claim votes for a swap; one that belongs to the same anchor votes against.
  * A swap needs votes for and none against, in sentences without a contrast that moves a fact away
- * from its holder ("A, unlike B, does X"; "B rather than A"; "respectively").
+ * from its holder ("A, unlike B, does X"; "B rather than A"; "respectively"). Two plain nouns
+ * anchor too when each is the subject of its statement ("an error means ..., while a failure
+ * means ..."), but a paraphrase moves ordinary words about: their swap needs three votes, each
+ * statement giving one.
  */
 import { nameMark, sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
@@ -270,7 +273,52 @@ function reorders(an: Analysis, [first, last]: [number, number], a: string, b: s
  * ) // [{ kind: 'term', claim: 'executable', page: 'writable' }]
  */
 export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
-  const anchors = [...anchorWords(claim)];
+  const anchors = anchorWords(claim);
+  const found = swapsAmong(claim, page, [...anchors], false);
+  if (found.length > 0) return found;
+  // A plain noun anchors its statement too ("an error means ..., while a failure means ..."),
+  // but a paraphrase moves ordinary words about: its swap needs more witnesses, from both sides.
+  const nouns = new Set(
+    claim.tokens
+      .filter((t) => /^(?:NOUN|PROPN)$/.test(t.pos) && t.content && /^\p{L}{3,}$/u.test(t.lower))
+      .map((t) => t.lower)
+      .filter((w) => !anchors.has(w)),
+  );
+  return swapsAmong(claim, page, [...nouns], true);
+}
+
+/** The stem of the token spelled `word`, or `word` itself. */
+const stemOf = (a: Analysis, word: string): string =>
+  a.tokens.find((t) => t.lower === word)?.stem ?? word;
+
+/**
+ * True when every place the range names `a` and `b` is a subject: a verb right after it, and no
+ * verb or preposition right before it ("can't be garbage collected" has no subject "garbage").
+ */
+function subjects(an: Analysis, range: [number, number], a: string, b: string): boolean {
+  const at = [...where(an, range, a).keys(), ...where(an, range, b).keys()];
+  return at.every(
+    (k) =>
+      /^(?:VERB|AUX)$/.test(an.tokens[k + 1]?.pos ?? '') &&
+      !/^(?:VERB|AUX|ADP)$/.test(an.tokens[k - 1]?.pos ?? ''),
+  );
+}
+
+/** Witnesses a swap of two plain nouns needs, each side giving one at least. */
+const MIN_SWAPPED_NOUNS = 3;
+
+/**
+ * The first pair of `anchors` whose facts the claim swaps against the page; `nouns`: anchors are
+ * plain nouns, whose swap needs {@link MIN_SWAPPED_NOUNS} witnesses, each statement of the claim
+ * giving one.
+ */
+function swapsAmong(
+  claim: Analysis,
+  page: Analysis,
+  anchors: readonly string[],
+  nouns: boolean,
+): Conflict[] {
+  if (anchors.length < 2) return [];
   // A page may give each its own sentence, in one frame ("Stores bound with start.bindStore()
   // apply during handler invocation. Stores bound with asyncStart.bindStore() apply during
   // asyncEnd publication."): two sentences in a row that share two words or more are read as
@@ -307,6 +355,10 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
       for (const b of here.slice(x + 1)) {
         // A number pairs with a number only ("input base 999, output base 16").
         if (numeric(a) !== numeric(b) || reorders(claim, cs, a, b)) continue;
+        // Two nouns are two things, not one in two numbers ("versions" / "version"), and each
+        // is the subject of its statement.
+        if (nouns && (stemOf(claim, a) === stemOf(claim, b) || !subjects(claim, cs, a, b)))
+          continue;
         const mine = sides(claim, cs, a, b, claimLists);
         if (!mine) continue;
         for (const { range, cut, votes } of pageSentences) {
@@ -314,17 +366,25 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
           // parse.") holds the whole sentence: no statement of it belongs to another anchor.
           if (labels(page, range, a) || labels(page, range, b)) continue;
           if (reorders(page, range, a, b)) continue;
+          if (nouns && !subjects(page, range, a, b)) continue;
           const theirs = sides(page, range, a, b, pageLists, cut);
           if (!theirs) continue;
           let swapped = 0;
           let kept = 0;
+          const sidesSwapped = new Set<string>();
           for (const [word, m] of mine.witnesses) {
             const o = theirs.witnesses.get(word);
             if (m === undefined || o === undefined) continue;
             if (m === o) kept++;
-            else swapped++;
+            else {
+              swapped++;
+              sidesSwapped.add(m);
+            }
           }
-          if (swapped >= votes && kept === 0) {
+          const enough = nouns
+            ? swapped >= Math.max(votes, MIN_SWAPPED_NOUNS) && sidesSwapped.size === 2
+            : swapped >= votes;
+          if (enough && kept === 0) {
             return [
               { kind: numeric(a) ? 'number' : 'term', claim: mine.names[0], page: theirs.names[1] },
             ];

@@ -179,6 +179,51 @@ describe('associationSwaps of numbers', () => {
   });
 });
 
+describe('associationSwaps of two plain nouns', () => {
+  const page =
+    "While failure indicates that the rule didn't match the input tokens, error indicates that the input was invalid in some way.";
+
+  it('finds two subjects that trade what the page says each means', () => {
+    expect(
+      swaps(
+        'An error means that a rule did not match the input tokens, while a failure means that the input was invalid.',
+        page,
+      ),
+    ).toEqual([{ kind: 'term', claim: 'error', page: 'failure' }]);
+    expectConflict(
+      'In lop an error means a rule did not match the input tokens while a failure means the input was invalid.',
+      page,
+      'term',
+    );
+  });
+
+  it('keeps each noun with its facts in other words and another order', () => {
+    expectSupported(
+      'In lop a failure means a rule did not match the input tokens, while an error means the input was invalid.',
+      page,
+    );
+    expectSupported(
+      "An error indicates that the input was invalid in some way, while a failure indicates that the rule didn't match the input tokens.",
+      page,
+    );
+  });
+
+  it('needs two nouns that are subjects, not one noun in two numbers or a part of a verb', () => {
+    expect(
+      swaps(
+        'The flag accepts PTX ISA versions 3.1 and 6.0, and without it the used version is the minimal one.',
+        'The flag selects the PTX ISA version; permitted values are 3.1 (matches previous GCC versions) and 6.0.',
+      ),
+    ).toEqual([]);
+    expect(
+      swaps(
+        "An instance can't be garbage collected until disable() is called, although the stores it provides are collected with their resources.",
+        'Calling disable() is required before the instance can be garbage collected. This does not apply to stores provided by it, as those objects are garbage collected along with their resources.',
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('verifyClaim with association swaps', () => {
   const page =
     'ffi_make returns FFI_OK if everything worked, FFI_BAD_SIZE if the size is zero, or FFI_BAD_ALIGN if the alignment is not a power of two.';
