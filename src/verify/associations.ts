@@ -287,6 +287,26 @@ export function associationSwaps(claim: Analysis, page: Analysis): Conflict[] {
   return swapsAmong(claim, page, [...nouns], true);
 }
 
+/**
+ * The claim's sentences, and the two parts of one that draws a consequence (", so ..."): the
+ * facts before it are given each their holder apart from what follows ("an error means X while a
+ * failure means Y, so rules backtrack on an error").
+ */
+function claimRanges(claim: Analysis): [number, number][] {
+  return sentenceRanges(claim).flatMap(([first, last]): [number, number][] => {
+    const at = claim.tokens.findIndex(
+      (t, k) => k > first && k < last && t.lower === 'so' && claim.tokens[k - 1]!.text === ',',
+    );
+    return at < 0
+      ? [[first, last]]
+      : [
+          [first, last],
+          [first, at - 2],
+          [at + 1, last],
+        ];
+  });
+}
+
 /** The stem of the token spelled `word`, or `word` itself. */
 const stemOf = (a: Analysis, word: string): string =>
   a.tokens.find((t) => t.lower === word)?.stem ?? word;
@@ -348,7 +368,7 @@ function swapsAmong(
   ];
   const claimLists = coordinatedItems(claim.tokens, claim.text);
   const pageLists = coordinatedItems(page.tokens, page.text);
-  for (const cs of sentenceRanges(claim)) {
+  for (const cs of claimRanges(claim)) {
     const here = anchors.filter((w) => once(claim, cs, w) !== undefined);
     const numeric = (w: string): boolean => NUMBER.test(w);
     for (const [x, a] of here.entries()) {

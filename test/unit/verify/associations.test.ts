@@ -197,6 +197,19 @@ describe('associationSwaps of two plain nouns', () => {
     );
   });
 
+  it('reads the facts before ", so" apart from the consequence that names both nouns again', () => {
+    const both = `${page} In general, rules will backtrack when they encounter a failure, but will completely abort when they encounter an error.`;
+    expectConflict(
+      'In lop an error means a rule did not match the input tokens while a failure means the input was invalid, so rules generally backtrack on an error but abort completely on a failure.',
+      both,
+      'term',
+    );
+    expectSupported(
+      'In lop a failure means a rule did not match the input tokens while an error means the input was invalid, so rules generally backtrack on a failure but abort completely on an error.',
+      both,
+    );
+  });
+
   it('keeps each noun with its facts in other words and another order', () => {
     expectSupported(
       'In lop a failure means a rule did not match the input tokens, while an error means the input was invalid.',
