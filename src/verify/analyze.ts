@@ -816,6 +816,23 @@ export function analyze(written: string): Analysis {
     if (aux < 0 || between.slice(0, aux).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return;
     act.negated = true;
   });
+  // "Sanitizing the input is explicitly not something we aim to do" denies the sanitizing: a
+  // gerund opening the clause that "is not something" (or "anything", "what") is an act denied.
+  tokens.forEach((t, i) => {
+    if (!t.cue || !/^(?:not|n't)$/.test(t.lower)) return;
+    if (!/^(?:something|anything|what)$/.test(tokens[i + 1]?.lower ?? '')) return;
+    let be = i - 1;
+    while (be > 0 && tokens[be]!.pos === 'ADV') be--;
+    if (!/^(?:is|are|was|were)$/.test(tokens[be]?.lower ?? '')) return;
+    let k = be - 1;
+    while (k > 0 && tokens[k - 1]!.clause === tokens[be]!.clause) k--;
+    while (k < be && /^\W+$/.test(tokens[k]!.text)) k++;
+    const act = tokens[k];
+    if (!act || !/^(?:VERB|NOUN)$/.test(act.pos) || !/ing$/.test(act.lower) || !act.content) return;
+    // One subject: the gerund's phrase has no verb of its own before "is".
+    if (tokens.slice(k + 1, be).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return;
+    act.negated = true;
+  });
   // "does not contribute in keeping the object alive" denies the keeping.
   tokens.forEach((t, i) => {
     const [to, act] = [tokens[i + 1], tokens[i + 2]];

@@ -3,7 +3,8 @@
 // out the canvas module"), a case opened with "Given", section numbers that are no versions, a
 // list that ends at a lone letter, a statement of the claim the passage states a third of, and
 // swaps: across a sentence between, of values given for names, not of a word inside a longer one;
-// and a change "from X to Y", which says "Y instead of X".
+// a change "from X to Y", which says "Y instead of X"; and an act that "is not something" a
+// project does.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -140,6 +141,20 @@ describe('verbs that hold a denial', () => {
       'This export works with Web Workers. Please note, this export does not include canvas module, and the worker is retrieved from the context.',
       'negation',
     );
+  });
+});
+
+describe('an act that "is not something" a project does', () => {
+  const page =
+    'Sanitizing unsafe content out of the input is explicitly not something we aim to do as part of Readability itself.';
+
+  it('denies the gerund that opens the clause', () => {
+    expectConflict(
+      'Readability itself sanitizes unsafe content out of the input.',
+      page,
+      'negation',
+    );
+    expectSupported('Readability itself does not sanitize unsafe content out of the input.', page);
   });
 });
 
