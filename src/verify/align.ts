@@ -614,7 +614,11 @@ export function termAlignment(
     // headings name every method of the page ("the `drain` event fires when" / "the `finish`
     // event fires when").
     if (swap) conflicts.push({ kind: 'term', claim: k.text, page: swap.text });
-    else if (!hasTerm(contextText, k.text)) missing.push(k.text);
+    else if (
+      !hasTerm(contextText, k.text) &&
+      !(k.kind === 'proper' && inflectedIn(contextText, k.text))
+    )
+      missing.push(k.text);
   }
   // A term the page states, but elsewhere: another term stands where the claim puts it ("if only
   // https_proxy is set" / "if only http_proxy is set").
@@ -662,6 +666,16 @@ export function termAlignment(
   if (conflicts.length === 0) conflicts.push(...mappingSwaps(claim.text, page.text));
   if (conflicts.length === 0) conflicts.push(...valueForSwaps(claim.text, page.text));
   return { conflicts, missing };
+}
+
+/**
+ * True when the text (lower case) has the English word `term` in another number: a heading's
+ * "Access Counts" names the "Accesses" example under it.
+ */
+function inflectedIn(text: string, term: string): boolean {
+  const lower = term.toLowerCase();
+  const forms = new Set([lower, lower.replace(/e?s$/, ''), lower.replace(/s$/, ''), `${lower}s`]);
+  return text.split(/[^\p{L}\p{N}]+/u).some((w) => w.length >= 4 && forms.has(w));
 }
 
 /** "110 for POP3": a value (group 1) given for a name (group 2). */

@@ -3,7 +3,7 @@
 // its sentence ("In inotify mode, ..."), a name given the gloss another name has in brackets, a
 // "than" after brackets, format directives in their case ("%O" / "%o"), what "Unlike X, ..."
 // denies X, a count below two, which counts no list, a bound put as a superlative, and a name
-// after its owner ("an import's at field").
+// after its owner ("an import's at field"), and a section named by its heading in another number.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 
@@ -209,5 +209,24 @@ describe('a name after its owner ("an import\'s a field")', () => {
         (k) => k.text,
       ),
     ).not.toContain('initialization');
+  });
+});
+
+describe('a section the claim names by its heading, in another number', () => {
+  const page =
+    'Every block covered by this PP was 32 bytes. Within all of those blocks, byte 0 was accessed (read or written) 65,547 times.';
+  const context = "10.3. DHAT's Viewer 10.3.2. The PP Tree 10.3.2.5. Access Counts";
+
+  it('takes "Access Counts" above the passage for the "Accesses" example', () => {
+    const claim = (bytes: number): string =>
+      `In the manual's Accesses example, every block covered by the PP was ${bytes} bytes and byte 0 was read or written 65,547 times.`;
+    const right = verifyClaim(claim(32), page, { context, heading: context });
+    expect(right.verdict, right.reason).toBe('supported');
+    const wrong = verifyClaim(claim(64), page, { context, heading: context });
+    expect(wrong.verdict, wrong.reason).toBe('contradicted');
+    expect(wrong.conflicts[0]).toMatchObject({ kind: 'number', claim: '64 bytes' });
+    // Another heading names no such section.
+    const elsewhere = verifyClaim(claim(32), page, { context: 'The PP Tree', heading: '' });
+    expect(elsewhere.verdict, elsewhere.reason).not.toBe('supported');
   });
 });
