@@ -55,8 +55,12 @@
 // way) or claims-twentysixth.json (the Table of Contents page of the Python-Markdown documentation,
 // the Graphviz command-line page, the Serving WSGI Applications page of the Werkzeug documentation,
 // the Developer's Duties chapter of the Debian Developer's Reference and the lop,
-// @eslint/object-schema, bare-stream and ast-types READMEs, written the same way; its test split
-// is the one nobody has looked at).
+// @eslint/object-schema, bare-stream and ast-types READMEs, written the same way) or
+// claims-twentyseventh.json (the Limits control section of the GNU M4 manual, the Interface To
+// [gt]roff chapter of Making Pictures With GNU PIC, the Serialization Interface page of the
+// ItsDangerous documentation, The Interface chapter of the APT User's Guide and the finalhandler,
+// file-entry-cache, convert-source-map and negotiator READMEs, written the same way; its test
+// split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
