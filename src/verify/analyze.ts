@@ -816,6 +816,29 @@ export function analyze(written: string): Analysis {
     if (aux < 0 || between.slice(0, aux).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return;
     act.negated = true;
   });
+  // "unpipes req only after the response is written, not when it is invoked" denies the act in
+  // the case after the "not": a corrective "not" after a comma, before a temporal or conditional
+  // clause, negates that clause's words, which are one clause with it.
+  tokens.forEach((t, i) => {
+    if (!t.cue || t.lower !== 'not' || tokens[i - 1]?.text !== ',') return;
+    let k = i + 1;
+    const at = tokens[k]?.lower === 'at' && tokens[k + 1]?.lower === 'the';
+    // "at the moment" says "when": a word of time, no content of its own.
+    if (at && /^(?:moment|time|point)$/.test(tokens[k + 2]?.lower ?? '')) {
+      tokens[k + 2]!.content = false;
+      tokens[k + 2]!.negated = false;
+      k += 3;
+    } else if (/^(?:when|whenever|while|after|before|until|once|if)$/.test(tokens[k]?.lower ?? ''))
+      k++;
+    else return;
+    const clause = t.clause;
+    for (; k < tokens.length && !/^[,;:.!?]$/.test(tokens[k]!.text); k++) {
+      const x = tokens[k]!;
+      x.clause = clause;
+      if (x.content) x.negated = true;
+    }
+    for (let j = i + 1; j < k; j++) tokens[j]!.clause = clause;
+  });
   // "Sanitizing the input is explicitly not something we aim to do" denies the sanitizing: a
   // gerund opening the clause that "is not something" (or "anything", "what") is an act denied.
   tokens.forEach((t, i) => {

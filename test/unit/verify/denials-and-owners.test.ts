@@ -3,8 +3,8 @@
 // out the canvas module"), a case opened with "Given", section numbers that are no versions, a
 // list that ends at a lone letter, a statement of the claim the passage states a third of, and
 // swaps: across a sentence between, of values given for names, not of a word inside a longer one;
-// a change "from X to Y", which says "Y instead of X"; and an act that "is not something" a
-// project does.
+// a change "from X to Y", which says "Y instead of X"; an act that "is not something" a project
+// does; and a corrective "not" before a case (", not when it is invoked").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -155,6 +155,22 @@ describe('an act that "is not something" a project does', () => {
       'negation',
     );
     expectSupported('Readability itself does not sanitize unsafe content out of the input.', page);
+  });
+});
+
+describe('a corrective "not" before a case', () => {
+  const page = 'The final handler will also unpipe anything from req when it is invoked.';
+
+  it('denies the act in the case after ", not when" and ", not at the moment"', () => {
+    for (const claim of [
+      'The final handler unpipes anything from req only after the response has been written, not at the moment it is invoked.',
+      'The final handler unpipes anything from req only after the response has been written, not when it is invoked.',
+    ])
+      expectConflict(claim, page, 'negation');
+    expectSupported(
+      'The final handler unpipes anything from req when it is invoked, not after the response has been written.',
+      page,
+    );
   });
 });
 
