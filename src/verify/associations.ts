@@ -220,7 +220,9 @@ function anchorWords(a: Analysis): Set<string> {
     if (NUMBER.test(t.text)) out.add(t.text);
     // Not a comparative ("higher") or a quantifier ("more").
     if (t.pos !== 'ADJ' || !t.content || t.cue || QUANTIFIERS.has(t.lower)) continue;
-    if (t.lemma === t.lower) out.add(t.lower);
+    // A superlative names one end of a range ("the best case", "the worst case"); a comparative
+    // is judged as one.
+    if (t.lemma === t.lower || /^(?:best|worst|\p{L}+est)$/u.test(t.lower)) out.add(t.lower);
   }
   return out;
 }

@@ -54,6 +54,23 @@ describe('associationSwaps', () => {
     ).toEqual([]);
   });
 
+  it('finds two superlatives that trade their cases, across two sentences', () => {
+    const page =
+      'In the worst case scenario all the files will be processed. In the best case scenario only a few of them will be processed.';
+    expect(
+      swaps(
+        'In the best case scenario all the files will be processed, and in the worst case only a few of them.',
+        page,
+      ),
+    ).toEqual([{ kind: 'term', claim: 'best', page: 'worst' }]);
+    expect(
+      swaps(
+        'In the worst case all the files are processed, and in the best case only a few of them.',
+        page,
+      ),
+    ).toEqual([]);
+  });
+
   it('takes a statement after a semicolon for one about neither thing', () => {
     expect(
       swaps(
