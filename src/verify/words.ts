@@ -52,6 +52,8 @@ const PROSE_SYNONYMS: readonly (readonly string[])[] = [
   ['directory', 'folder', 'dir'],
   ['error', 'exception'],
   ['option', 'setting'],
+  // Checking an input for something: "is not checked" / "verifies that".
+  ['check', 'verify', 'validate'],
   // Short forms software prose uses for the whole word.
   ['information', 'info'],
   ['configuration', 'config'],

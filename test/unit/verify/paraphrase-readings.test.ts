@@ -107,4 +107,14 @@ describe('verifyClaim: words of software prose for one thing', () => {
       'parse() throws an error on a malformed header.',
     );
   });
+
+  it('reads checking and verifying an input as one act, in either polarity', () => {
+    const page = 'For better performance, the number should be prime, but this is not checked.';
+    expectConflict('It verifies that the number is prime.', page, 'negation');
+    expectSupported('It does not verify that the number is prime.', page);
+    expectSupported(
+      'The server validates the token before every request.',
+      'The server checks the token before every request.',
+    );
+  });
 });
