@@ -138,6 +138,24 @@ function clausesOf(a: Analysis): Clause[] {
     if (negates(a.tokens, i)) c.cues++;
     else if (t.content) c.words.push(i);
   });
+  // A subject with a relative clause on it ("input lines | that begin with a period | are passed
+  // to the postprocessor") is the subject of the predicate after that clause: its words join it.
+  const ids = [...byId.keys()];
+  const first = (id: number): Token | undefined =>
+    a.tokens.find((t) => t.clause === id && t.pos !== 'PUNCT');
+  ids.forEach((id, k) => {
+    const [relative, predicate] = [ids[k + 1], ids[k + 2]];
+    if (relative === undefined || predicate === undefined) return;
+    const subject = a.tokens.filter((t) => t.clause === id);
+    if (subject.some((t) => /^(?:VERB|AUX)$/.test(t.pos)) || subject.some(endsSentence)) return;
+    if (!/^(?:that|which|who)$/.test(first(relative)?.lower ?? '')) return;
+    if (first(predicate)?.pos !== 'AUX') return;
+    const into = byId.get(predicate)!;
+    const from = byId.get(id)!;
+    into.words.unshift(...from.words);
+    into.cues += from.cues;
+    from.words = [];
+  });
   return [...byId].filter(([id, c]) => c.words.length > 0 && !goals.has(id)).map(([, c]) => c);
 }
 

@@ -4,7 +4,8 @@
 // list that ends at a lone letter, a statement of the claim the passage states a third of, and
 // swaps: across a sentence between, of values given for names, not of a word inside a longer one;
 // a change "from X to Y", which says "Y instead of X"; an act that "is not something" a project
-// does; and a corrective "not" before a case (", not when it is invoked").
+// does; a corrective "not" before a case (", not when it is invoked"); and a subject whose
+// predicate follows a relative clause on it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -169,6 +170,23 @@ describe('a corrective "not" before a case', () => {
       expectConflict(claim, page, 'negation');
     expectSupported(
       'The final handler unpipes anything from req when it is invoked, not after the response has been written.',
+      page,
+    );
+  });
+});
+
+describe('a subject with a relative clause on it', () => {
+  const page =
+    'By default, input lines that begin with a period are passed to the postprocessor, embedded at the corresponding point in the output.';
+
+  it('pairs the subject with the predicate after the relative clause', () => {
+    expectConflict(
+      'Unless told otherwise, pic does not hand input lines that begin with a period to the postprocessor but drops them from the output.',
+      page,
+      'negation',
+    );
+    expectSupported(
+      'Unless told otherwise, pic hands input lines that begin with a period to the postprocessor.',
       page,
     );
   });
