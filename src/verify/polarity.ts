@@ -109,6 +109,9 @@ function purpose(tokens: readonly Token[], first: number): boolean {
   return tokens[at]?.lower === 'to' && tokens[at + 1]?.pos === 'VERB';
 }
 
+/** Verbs that turn an act off: "disable cancellation" denies the canceling. */
+const DISABLING = new Set(['disable', 'prevent', 'suppress', 'stop', 'block', 'inhibit']);
+
 /** Values that say a thing is not there; for {@link absence} after "be". */
 const VALUE_ABSENT = new Set(['unset', 'unspecified', 'undefined']);
 
@@ -536,12 +539,31 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
           theirs.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
       );
     };
+    // A denial the page puts as a verb that turns the act off ("Set to 0 to disable cancellation
+    // of stuck jobs") agrees with the claim's ("stops cupsd from canceling stuck jobs"): each word
+    // the claim denies, the page's sentence gives right after such a verb.
+    const disabledToo = (x: (typeof pairs)[number]): boolean => {
+      const mine = c.words.filter((i) => claim.tokens[i]!.negated);
+      const sentence = pageSentences[x.clause.words[0]!];
+      return (
+        mine.length > 0 &&
+        mine.every((i) =>
+          page.tokens.some(
+            (t, k) =>
+              pageSentences[k] === sentence &&
+              related(claim.tokens[i]!, t) &&
+              [k - 1, k - 2].some((d) => DISABLING.has(page.tokens[d]?.lemma ?? '')),
+          ),
+        )
+      );
+    };
     const agrees = (touching.length > 0 ? touching : pairs).some(
       (x) =>
         ((c.cues + x.flips.length) % 2 === x.clause.cues % 2 && crossed(x) === undefined) ||
         !touches(x) ||
         conditional(x) ||
-        wordwise(x),
+        wordwise(x) ||
+        disabledToo(x),
     );
     if (agrees || pairs.length === 0 || echoed(c) || echoedEach(c)) continue;
     const x = touching[0] ?? pairs[0]!;

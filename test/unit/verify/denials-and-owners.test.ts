@@ -4,8 +4,8 @@
 // list that ends at a lone letter, a statement of the claim the passage states a third of, and
 // swaps: across a sentence between, of values given for names, not of a word inside a longer one;
 // a change "from X to Y", which says "Y instead of X"; an act that "is not something" a project
-// does; a corrective "not" before a case (", not when it is invoked"); and a subject whose
-// predicate follows a relative clause on it.
+// does; a corrective "not" before a case (", not when it is invoked"); a subject whose
+// predicate follows a relative clause on it; and "disable X" agreeing with "stops from X-ing".
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, extractQuantities, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -189,6 +189,21 @@ describe('a subject with a relative clause on it', () => {
       'Unless told otherwise, pic hands input lines that begin with a period to the postprocessor.',
       page,
     );
+  });
+});
+
+describe('a denial the page puts as a verb that turns the act off', () => {
+  const page =
+    'Specifies the maximum time a job may take to print before it is canceled. Set to "0" to disable cancellation of "stuck" jobs. The default is "10800" (3 hours).';
+  const context = 'cupsd.conf MaxJobTime seconds';
+
+  it('agrees with "stops X from doing" the act', () => {
+    const r = verifyClaim(
+      'A job still printing after 10800 seconds, or three hours, is canceled by default, and setting MaxJobTime to 0 stops cupsd from canceling such stuck jobs.',
+      page,
+      { context },
+    );
+    expect(r.verdict, r.reason).toBe('supported');
   });
 });
 
