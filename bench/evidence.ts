@@ -59,8 +59,11 @@
 // claims-twentyseventh.json (the Limits control section of the GNU M4 manual, the Interface To
 // [gt]roff chapter of Making Pictures With GNU PIC, the Serialization Interface page of the
 // ItsDangerous documentation, The Interface chapter of the APT User's Guide and the finalhandler,
-// file-entry-cache, convert-source-map and negotiator READMEs, written the same way; its test
-// split is the one nobody has looked at).
+// file-entry-cache, convert-source-map and negotiator READMEs, written the same way) or
+// claims-twentyeighth.json (the Options for Scanner Speed and Size section of the flex manual, the
+// dbus-send manual page, the Hashing page of the attrs documentation, the w3m FAQ and the
+// get-stream, pgpass, cross-spawn and on-finished READMEs, written the same way; its test split is
+// the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
