@@ -80,6 +80,12 @@ export function quantityAlignment(
           q.value < p.high
         ),
     );
+    // A multiple in a verb ("doubles the size") is set against multiples only ("twice", "four
+    // times"), not against a bare number of the page.
+    if (/^(?:doubl|tripl|quadrupl)/i.test(q.text)) {
+      const multiples = candidates.filter((p) => p.dim === q.dim);
+      candidates.splice(0, candidates.length, ...multiples);
+    }
     // "Default: 500" under "number of milliseconds": a bare number on a page that names the
     // claim's unit is read in that unit.
     const factor =
@@ -191,7 +197,10 @@ export function quantityAlignment(
       !/\d/.test(q.text) &&
       q.bound === 'eq' &&
       /\bboth\b/i.test(page.text);
-    if (both || counted(claim.text, q) || bareDefault(page, q)) continue;
+    // A multiple in a verb ("doubles the size") is set against another, but a paraphrase may
+    // put it otherwise ("grows to twice as large", "two times the size").
+    const multiple = /^(?:doubl|tripl|quadrupl)/i.test(q.text);
+    if (both || multiple || counted(claim.text, q) || bareDefault(page, q)) continue;
     if (
       q.kind !== 'number' ||
       /\d/.test(q.text) ||

@@ -452,6 +452,14 @@ export function extractQuantities(text: string): Quantity[] {
     if (raws.some((r) => r.start < u.end && r.end > start)) continue;
     raws.push({ start, end, value: 1, high: 1, bound: boundBefore(lower, start, end) });
   }
+  // "can double the size", "quadruples its memory": a multiple, counted in times as "twice" is.
+  for (const m of lower.matchAll(MULTIPLYING)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (!free(start, end)) continue;
+    const value = MULTIPLES[m[1]!]!;
+    raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
+  }
   raws.sort((a, b) => a.start - b.start);
   // "zero or one occurrences", "1 or 2 retries": two plain values joined by "or", the smaller
   // first, give the range between them.
@@ -478,7 +486,7 @@ export function extractQuantities(text: string): Quantity[] {
   }
   for (const r of raws) {
     const word = lower.slice(r.start, r.end);
-    const once = ONCE_LIKE.has(word);
+    const once = ONCE_LIKE.has(word) || /^(?:doubl|tripl|quadrupl)/.test(word);
     const u = once
       ? { dim: `count:${nounStem('times')}`, factor: 1, end: r.end, name: 'times' }
       : unitAfter(lower, r.end, text);
@@ -589,6 +597,16 @@ const FRACTIONS: Record<string, number> = { half: 1 / 2, third: 1 / 3, quarter: 
 
 /** `[a | one | two | three] half | quarter(s) | third(s) [of] a | an ` before a unit. */
 const FRACTION = /\b(?:(a|one|two|three)\s+)?(half|quarters?|thirds?)\s+(?:of\s+)?an?\s/g;
+
+/**
+ * A verb or predeterminer of a multiple before what it multiplies: "double the size", "quadruples
+ * its memory" (not "double quotes", "a double-click").
+ */
+const MULTIPLYING =
+  /\b(doubl|tripl|quadrupl)(?:e|es|ed|ing)\b(?=\s+(?:the|its|their|this|that|your|our|in\s+size)\b)/g;
+
+/** The factor of each stem of {@link MULTIPLYING}. */
+const MULTIPLES: Record<string, number> = { doubl: 2, tripl: 3, quadrupl: 4 };
 
 /** An article (group 1) before a unit of time, with a word that makes it a span (group 2). */
 const SPAN =

@@ -155,3 +155,33 @@ describe('loadWordNet', () => {
     expect(loadWordNet()).toBe(wn);
   });
 });
+
+describe('multiples in verbs', () => {
+  const page = 'This option can quadruple the size of the tables used by your scanner.';
+
+  it('reads "double the", "quadruples its" as counts of times, not "double quotes"', () => {
+    expect(one('This option can double the size.')).toMatchObject({ value: 2, unit: 'times' });
+    expect(one('It quadruples its memory use.')).toMatchObject({ value: 4, unit: 'times' });
+    expect(extractQuantities('Use double quotes around the value.')).toEqual([]);
+  });
+
+  it('sets one multiple against another, and against multiples only', () => {
+    const r = verifyClaim(
+      'This option can double the size of the tables used by your scanner.',
+      page,
+    );
+    expect(r.verdict, r.reason).toBe('contradicted');
+    expect(r.conflicts[0]).toMatchObject({ kind: 'number', claim: 'double', page: 'quadruple' });
+    const same = verifyClaim(
+      'This option can make the tables used by your scanner four times as large.',
+      page,
+    );
+    expect(same.conflicts, same.reason).toEqual([]);
+    // A bare number of the page is no multiple: a default of 8 does not answer "doubling".
+    const bare = verifyClaim(
+      'Doubling the size of the buffer makes the scanner faster.',
+      'The default size of the buffer is 8, and a larger buffer makes the scanner faster.',
+    );
+    expect(bare.verdict, bare.reason).toBe('supported');
+  });
+});
