@@ -572,6 +572,22 @@ export function termAlignment(
     // A value literal is one however written: Python's `True` is the prose's "true".
     const word =
       k.kind === 'proper' && wn.knows(k.text.toLowerCase()) && !VALUE_LITERAL.test(k.text);
+    // A short option is written in its case: "-Cf" is not "-CF", nor "-c" "-C". The passage's
+    // other case is a swap, unless the claim names that one too ("-o ..., while -O ..."); the
+    // heading's is another entry's name, and the claim's is then not stated.
+    if (/^-[A-Za-z][A-Za-z0-9]{0,2}$/.test(k.text)) {
+      const exact = (t: string): RegExp => new RegExp(`(?<![\\w-])${escapeRegExp(t)}(?![\\w-])`);
+      if (exact(k.text).test(page.text) || exact(k.text).test(context)) continue;
+      const theirs = new RegExp(exact(k.text).source, 'i').exec(page.text)?.[0];
+      if (theirs && !exact(theirs).test(claim.text)) {
+        conflicts.push({ kind: 'term', claim: k.text, page: theirs });
+        continue;
+      }
+      if (new RegExp(exact(k.text).source, 'i').test(context)) {
+        missing.push(k.text);
+        continue;
+      }
+    }
     // A format directive is one letter in its case: "%O" is not "%o".
     const directive = /^%[-#0+ ]?[A-Za-z]$/.test(k.text);
     if (directive) {

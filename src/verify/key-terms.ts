@@ -108,6 +108,9 @@ export function keyTermsOf(text: string, tokens: readonly Token[]): KeyTerm[] {
     if (/^(?:e\.g|i\.e|etc|vs)$/i.test(t) || /^v\d+$/i.test(t)) continue;
     add(t, 'identifier');
   }
+  // A short option in capitals ("-C", "-CF", "-Cf") is an option's name, in its case.
+  for (const m of prose.matchAll(/(?<![\w$.-])-[A-Z][A-Za-z0-9]{0,2}(?![\w$-])/g))
+    add(m[0], 'identifier');
   // A directory written with its slash ("public/", "public-optimized/") is a path.
   for (const m of prose.matchAll(/(?<![\w$/.-])[A-Za-z_.][\w.-]*\/(?![\w$/])/g))
     add(m[0], 'identifier');

@@ -560,8 +560,9 @@ export function verifyClaim(
     ...datedOrderConflicts(c, p),
     ...particleConflicts(c, p),
     ...operatorConflicts(c, p),
-    // A term set against itself ("10FFFF" read as "10" and "FFFF" on one side only) is no swap.
-    ...terms.conflicts.filter((x) => norm(x.claim) !== norm(x.page)),
+    // A term set against itself ("10FFFF" read as "10" and "FFFF" on one side only) is no swap;
+    // a short option in another case is ("-Cf" / "-CF").
+    ...terms.conflicts.filter((x) => norm(x.claim) !== norm(x.page) || /^-\w/.test(x.claim)),
     ...settingConflicts(c.text, settingsText),
     ...branchConflicts(c.text, p.text),
   ];

@@ -3,7 +3,8 @@
 // its sentence ("In inotify mode, ..."), a name given the gloss another name has in brackets, a
 // "than" after brackets, format directives in their case ("%O" / "%o"), what "Unlike X, ..."
 // denies X, a count below two, which counts no list, a bound put as a superlative, and a name
-// after its owner ("an import's at field"), and a section named by its heading in another number.
+// after its owner ("an import's at field"), a section named by its heading in another number, and
+// short options in their case ("-Cf" / "-CF").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 
@@ -228,5 +229,42 @@ describe('a section the claim names by its heading, in another number', () => {
     // Another heading names no such section.
     const elsewhere = verifyClaim(claim(32), page, { context: 'The PP Tree', heading: '' });
     expect(elsewhere.verdict, elsewhere.reason).not.toBe('supported');
+  });
+});
+
+describe('short options in their case', () => {
+  const page =
+    'The -CF option specifies that the alternate fast scanner representation should be used. This option cannot be used with --c++.';
+
+  it('sets "-Cf" against the passage\'s "-CF", and finds it unstated under a heading "-CF"', () => {
+    const swapped = verifyClaim(
+      'The -Cf option selects the alternate fast scanner representation and cannot be combined with --c++.',
+      page,
+    );
+    expect(swapped.verdict, swapped.reason).toBe('contradicted');
+    expect(swapped.conflicts[0]).toMatchObject({ kind: 'term', claim: '-Cf', page: '-CF' });
+    const entry =
+      'specifies that the alternate fast scanner representation should be used. This option cannot be used with --c++.';
+    const under = verifyClaim(
+      'The -Cf option selects the alternate fast scanner representation and cannot be combined with --c++.',
+      entry,
+      { context: "'-CF'", heading: "'-CF'" },
+    );
+    expect(under.verdict, under.reason).not.toBe('supported');
+    expect(under.missing).toContain('-Cf');
+    const right = verifyClaim(
+      'The -CF option selects the alternate fast scanner representation and cannot be combined with --c++.',
+      entry,
+      { context: "'-CF'", heading: "'-CF'" },
+    );
+    expect(right.verdict, right.reason).toBe('supported');
+  });
+
+  it('leaves the other case alone when the claim names it too', () => {
+    const r = verifyClaim(
+      'Output goes to a file named with -o, while -O derives the output file names from the input file name.',
+      'Use -O to derive the output file names from the input file name.',
+    );
+    expect(r.conflicts, r.reason).toEqual([]);
   });
 });
