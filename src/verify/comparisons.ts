@@ -170,7 +170,9 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
       (/^\p{L}+er$/u.test(c.text) && !/^(?:more|fewer)$/i.test(c.text)) ||
       (/^(?:more|less)\s+\p{L}+$/iu.test(c.text) &&
         /^(?:ADJ|ADV)$/.test(claim.tokens[c.at + 1]?.pos ?? ''));
-    const best = degree && cr.size === 0 ? Math.max(2, ...judged.map(subject)) : Infinity;
+    // A subject of one word ("The API is slower") is matched by that word.
+    const best =
+      degree && cr.size === 0 ? Math.max(Math.min(2, cl.size), ...judged.map(subject)) : Infinity;
     // Only a comparison of the same things counts: "before all requests complete" is not
     // answered by a "before" elsewhere in the passage about something else.
     const mine = scope(claim, c.at);

@@ -1,6 +1,7 @@
 // A denial repeated in an aside with its verb left out ("does not, and will not, run strip"):
 // the verb after the aside is what both deny. A degree put with "less" or "more" ("less strict")
-// is compared with one put with "-er" ("stricter"), as two "-er" degrees are. A "Not" in a
+// is compared with one put with "-er" ("stricter"), as two "-er" degrees are, of a subject of
+// one word too ("The API is slower"). A "Not" in a
 // status's title-case name ("405 Method Not Allowed") is no denial.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
@@ -62,6 +63,17 @@ describe('verifyClaim: "less strict" against "stricter"', () => {
       'There is no reason to keep using .toMatchTypeOf, since .toMatchObjectType is stricter and .toExtend is identical.',
       page,
     );
+  });
+});
+
+describe('verifyClaim: a degree of a subject named in one word', () => {
+  it('contradicts "more complex" against "simpler" of "The API"', () => {
+    expectConflict('The API is more complex.', 'The API is simpler.', 'comparative', {
+      claim: 'more complex',
+      page: 'simpler',
+    });
+    expectConflict('The API is slower.', 'The API is faster.', 'comparative');
+    expectSupported('The API is less complex.', 'The API is simpler.');
   });
 });
 
