@@ -1,8 +1,8 @@
 // A denial repeated in an aside with its verb left out ("does not, and will not, run strip"):
 // the verb after the aside is what both deny. A degree put with "less" or "more" ("less strict")
 // is compared with one put with "-er" ("stricter"), as two "-er" degrees are, of a subject of
-// one word too ("The API is slower"). A "Not" in a
-// status's title-case name ("405 Method Not Allowed") is no denial.
+// one word too ("The API is slower"). A "Not" in a status's title-case name ("405 Method Not
+// Allowed") is no denial.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
