@@ -78,6 +78,17 @@ function casesOf(a: Analysis): Case[] {
   // is the starting value, otherwise, 0 is used").
   const otherwise = (id: number): boolean =>
     clauses.get(id)!.some((i) => /^(?:otherwise|else)$/.test(a.tokens[i]!.lower));
+  // A sentence that opens with "In this case" goes on with the case before it ("When encoding is
+  // unset, it assumes an object mode stream. In this case maxBuffer refers to the number of
+  // items").
+  const sameCase = (id: number): boolean => {
+    const words = clauses
+      .get(id)!
+      .filter((i) => a.tokens[i]!.pos !== 'PUNCT')
+      .slice(0, 3)
+      .map((i) => a.tokens[i]!.lower);
+    return /^in (?:this|that|such a|which) case$/.test(words.join(' '));
+  };
   const isCondition = (id: number): boolean =>
     clauses.get(id)!.some((i) => OPENERS.has(a.tokens[i]!.lower)) || otherwise(id);
   // Numbers count: "otherwise, 0 is used" states its case by its value.
@@ -93,7 +104,7 @@ function casesOf(a: Analysis): Case[] {
     const governed: number[] = [];
     let m = n + 1;
     for (; m < order.length && !isCondition(order[m]!); m++) {
-      if (opensSentence(order[m]!)) return [governed, -1];
+      if (opensSentence(order[m]!) && !sameCase(order[m]!)) return [governed, -1];
       governed.push(order[m]!);
     }
     return [governed, m < order.length ? m : -1];

@@ -178,3 +178,20 @@ describe('verifyClaim reads "otherwise" within its own sentence', () => {
     );
   });
 });
+
+describe('verifyClaim reads a sentence opening with "In this case" as the case before it', () => {
+  const page =
+    'When encoding is unset, it assumes an object mode stream and collects values emitted from stream unmodified. In this case maxBuffer refers to the number of items in the array (not the sum of their sizes).';
+
+  it('contradicts the facts of both sentences put under another case', () => {
+    expectConflict(
+      'When encoding is set to buffer, it assumes an object mode stream, keeps the emitted values unmodified and counts maxBuffer as the number of items, not the sum of their sizes.',
+      page,
+      'negation',
+    );
+    expectSupported(
+      'When encoding is unset, it assumes an object mode stream, keeps the emitted values unmodified and counts maxBuffer as the number of items, not the sum of their sizes.',
+      page,
+    );
+  });
+});
