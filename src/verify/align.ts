@@ -5,7 +5,7 @@
  */
 import type { Analysis } from './analyze.js';
 import { compareQuantities, comparable, directional, unitNamed } from './compare-quantities.js';
-import { negatedBefore, withBound } from './quantities.js';
+import { isMultiple, negatedBefore, withBound } from './quantities.js';
 import type { Quantity } from './quantities.js';
 import type { Conflict } from './verify-claim.js';
 import {
@@ -82,7 +82,7 @@ export function quantityAlignment(
     );
     // A multiple in a verb ("doubles the size") is set against multiples only ("twice", "four
     // times"), not against a bare number of the page.
-    if (/^(?:doubl|tripl|quadrupl)/i.test(q.text)) {
+    if (isMultiple(q.text)) {
       const multiples = candidates.filter((p) => p.dim === q.dim);
       candidates.splice(0, candidates.length, ...multiples);
     }
@@ -199,7 +199,7 @@ export function quantityAlignment(
       /\bboth\b/i.test(page.text);
     // A multiple in a verb ("doubles the size") is set against another, but a paraphrase may
     // put it otherwise ("grows to twice as large", "two times the size").
-    const multiple = /^(?:doubl|tripl|quadrupl)/i.test(q.text);
+    const multiple = isMultiple(q.text);
     if (both || multiple || counted(claim.text, q) || bareDefault(page, q)) continue;
     if (
       q.kind !== 'number' ||

@@ -486,7 +486,7 @@ export function extractQuantities(text: string): Quantity[] {
   }
   for (const r of raws) {
     const word = lower.slice(r.start, r.end);
-    const once = ONCE_LIKE.has(word) || /^(?:doubl|tripl|quadrupl)/.test(word);
+    const once = ONCE_LIKE.has(word) || isMultiple(word);
     const u = once
       ? { dim: `count:${nounStem('times')}`, factor: 1, end: r.end, name: 'times' }
       : unitAfter(lower, r.end, text);
@@ -604,6 +604,9 @@ const FRACTION = /\b(?:(a|one|two|three)\s+)?(half|quarters?|thirds?)\s+(?:of\s+
  */
 const MULTIPLYING =
   /\b(doubl|tripl|quadrupl)(?:e|es|ed|ing)\b(?=\s+(?:the|its|their|this|that|your|our|in\s+size)\b)/g;
+
+/** True for a multiple put as a verb or predeterminer ("double", "quadruples"). */
+export const isMultiple = (text: string): boolean => /^(?:doubl|tripl|quadrupl)/i.test(text);
 
 /** The factor of each stem of {@link MULTIPLYING}. */
 const MULTIPLES: Record<string, number> = { doubl: 2, tripl: 3, quadrupl: 4 };
