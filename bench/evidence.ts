@@ -62,8 +62,11 @@
 // file-entry-cache, convert-source-map and negotiator READMEs, written the same way) or
 // claims-twentyeighth.json (the Options for Scanner Speed and Size section of the flex manual, the
 // dbus-send manual page, the Hashing page of the attrs documentation, the w3m FAQ and the
-// get-stream, pgpass, cross-spawn and on-finished READMEs, written the same way; its test split is
-// the one nobody has looked at).
+// get-stream, pgpass, cross-spawn and on-finished READMEs, written the same way) or
+// claims-twentyninth.json (the recover help file of the Vim reference manual, the Running GLib
+// Applications page of the GLib Reference Manual, the Installation page of the watchdog
+// documentation, the Lunr.js README page and the tar-fs, async-exit-hook, mitt and glob-parent
+// READMEs, written the same way; its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
