@@ -329,8 +329,19 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       best = score;
       pairs.push({ clause: p, flips, shared });
     }
-    // Too little in common to say the clauses state the same thing.
-    if (best < Math.min(2, c.words.length)) continue;
+    // Too little in common to say the clauses state the same thing. A subject the passage
+    // states nowhere (one the heading names: "m4 verifies that ..." against "... but this is not
+    // checked"; "tar-fs gunzips for you" against "It doesn't gunzip for you") cannot be shared:
+    // the words after it are asked for.
+    let unstated = 0;
+    while (
+      unstated < c.words.length - 1 &&
+      /^(?:NOUN|PROPN)$/.test(claim.tokens[c.words[unstated]!]!.pos) &&
+      !page.tokens.some((t) => t.content && related(claim.tokens[c.words[unstated]!]!, t))
+    )
+      unstated++;
+    const needed = Math.min(2, c.words.length - unstated);
+    if (best < needed) continue;
     // An antonym the claim states itself in another clause, which states more of the page's
     // clause, is that clause's: "%O pretty-prints an object over multiple lines, %o pretty-prints
     // it on a single line" pairs "%O Pretty-print an Object on multiple lines" with its first
@@ -348,9 +359,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
           ),
       );
     }
-    pairs = pairs.filter(
-      (x) => x.flips.length > 0 || x.shared.length >= Math.min(2, c.words.length),
-    );
+    pairs = pairs.filter((x) => x.flips.length > 0 || x.shared.length >= needed);
     if (pairs.length === 0) continue;
     // Of clauses that tie, the ones whose sentence shares most of the whole claim state its case:
     // "By default, X is set" is answered by "By default, X is not set", not by "When truthy, X
@@ -583,7 +592,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       negatedIn(claim, c.words) ??
       flip?.[0] ??
       c.words.find((i) => claim.tokens[i]!.pos === 'VERB') ??
-      c.words[0]!;
+      c.words[unstated]!;
     const pageAt =
       negatedIn(page, x.clause.words) ??
       flip?.[1] ??

@@ -117,4 +117,22 @@ describe('verifyClaim: words of software prose for one thing', () => {
       'The server checks the token before every request.',
     );
   });
+
+  it("pairs a denied act with the claim's verb when the heading names the subject", () => {
+    const page =
+      'Make the internal hash table be num entries big. For better performance, the number ' +
+      'should be prime, but this is not checked.';
+    const context = { context: 'hashd -H num, --hashsize=num' };
+    expectConflict(
+      'hashd verifies that the table size you pass is prime.',
+      page,
+      'negation',
+      {
+        claim: 'verifies',
+        page: 'not checked',
+      },
+      context,
+    );
+    expectSupported('hashd does not verify that the table size you pass is prime.', page, context);
+  });
 });
