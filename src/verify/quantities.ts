@@ -269,6 +269,33 @@ export function extractQuantities(text: string): Quantity[] {
       end,
     });
   }
+  // A decimal number compared by age ("only versions older than 7.0", "newer than 2.1", "prior
+  // to 1.4") or taken as a lower end ("anything from 7.0 should be fine", "from 2.4 on") is a
+  // release, not an amount: age is said of releases only.
+  for (const m of lower.matchAll(
+    /\b(?:(older|earlier|newer|later) than|(prior to)|(?:anything|any version|versions|releases) (from)) (\d+\.\d+)(?![\d.]*\d|[\w%])|\b(from) (\d+\.\d+) (?:on|onwards?|and up)\b/g,
+  )) {
+    const body = m[4] ?? m[6]!;
+    const start = m.index + m[0].lastIndexOf(body);
+    const end = start + body.length;
+    if (!free(start, end) || unitAfter(lower, end, text) !== null) continue;
+    const parts = body.split('.').map(Number);
+    const bound: Bound =
+      (m[3] ?? m[5]) ? 'ge' : m[2] || /^(?:older|earlier)$/.test(m[1] ?? '') ? 'lt' : 'gt';
+    const word = m[1] ?? m[2] ?? m[3] ?? m[5]!;
+    push({
+      kind: 'version',
+      text: text.slice(m.index + m[0].indexOf(word), end),
+      value: parts[0]!,
+      high: parts[0]!,
+      bound,
+      dim: 'version',
+      unit: 'version',
+      parts,
+      start,
+      end,
+    });
+  }
   // Versions with a placeholder part ("3.Y", "3.Y+1", as policy documents write them): the
   // letter stands for one unknown number, so "3.Y+1" is above "3.Y" and below "3.Z" is unknown.
   for (const m of text.matchAll(/(?<![\w.])(\d+)\.([A-Z])(?:\+(\d+))?(?!\w|\.\w)/g)) {

@@ -142,6 +142,29 @@ describe('compareQuantities', () => {
       page: '2013 or later',
     });
   });
+
+  it('reads a decimal compared by age as a release with its bound', () => {
+    expect(q('only versions older than 7.0')).toMatchObject({ kind: 'version', bound: 'lt' });
+    expect(q('anything newer than 2.1')).toMatchObject({ kind: 'version', bound: 'gt' });
+    expect(q('anything from 7.0 should be fine')).toMatchObject({ kind: 'version', bound: 'ge' });
+    expect(q('from 2.4 on')).toMatchObject({ kind: 'version', bound: 'ge' });
+    expect(q('older than 2.5 seconds')).toMatchObject({ kind: 'number', dim: 'ms' });
+    const page =
+      'To use this you need a version of GDB that supports Python scripting; anything from 7.0 ' +
+      'should be fine.';
+    const r = verifyClaim(
+      'The macros need a GDB with Python scripting, and only versions older than 7.0 will work.',
+      page,
+    );
+    expect(r.verdict, r.reason).toBe('contradicted');
+    expect(r.conflicts).toContainEqual({
+      kind: 'comparative',
+      claim: 'older than 7.0',
+      page: 'from 7.0',
+    });
+    const ok = verifyClaim('The macros need a GDB with Python scripting, 7.0 or later.', page);
+    expect(ok.verdict, ok.reason).toBe('supported');
+  });
 });
 
 describe('loadWordNet', () => {
