@@ -151,8 +151,16 @@ export function quantityAlignment(
       const others = candidates.filter(
         (p) => !same.includes(p) && !stated.has(p.start) && compareQuantities(q, p) === 'different',
       );
+      // A count of a noun is answered by the page's count of that noun, not by a bare number
+      // it falls under: "two array look-ups" against "one or two if tests and one array look-up".
+      const counted =
+        q.dim.startsWith('count:') && !same.some((p) => p.dim === q.dim)
+          ? others.find((p) => p.dim === q.dim)
+          : undefined;
       const rival =
-        ownerRival(q, claim, page, same, others) ?? slotHolder(q, claim, page, same, others);
+        counted ??
+        ownerRival(q, claim, page, same, others) ??
+        slotHolder(q, claim, page, same, others);
       if (rival) conflicts.push({ kind: q.kind, claim: q.text, page: rival.text });
       continue;
     }

@@ -1,7 +1,8 @@
 // What a count counts and how far a negation reaches: "ten thousand and thirty million" is two
 // numbers (a range after "between", stated by its two ends apart), "zero or one" a range; an
 // adjective after a number is not the thing counted, the noun after it is; "one" before a
-// preposition is a pronoun; a count the claim gives with its own list is the list's length.
+// preposition is a pronoun; a count the claim gives with its own list is the list's length; a
+// count of a noun is answered by the page's count of that noun before a range it falls in.
 // "no run-time overhead" denies the overhead, not a run; "no code to load" denies the loading; a
 // noun before "how many" is a verb; "untouched" is set against "modifying"; a name that labels a
 // sentence holds all of it; "the default evaluation function" states no default, and a switch's
@@ -80,6 +81,22 @@ describe('verifyClaim: ranges and counts', () => {
       '?(pattern) matches at least two consecutive occurrences of the pattern.',
       glob,
       'number',
+    );
+  });
+
+  it('answers a count of a noun with the count of that noun, not a range it falls in', () => {
+    const page =
+      'Meta-equivalence classes have a moderate performance impact (one or two if tests and ' +
+      'one array look-up per character scanned).';
+    expectConflict(
+      'Meta-equivalence classes cost one or two if tests and two array look-ups per character scanned.',
+      page,
+      'number',
+      { claim: 'two array', page: 'one array' },
+    );
+    expectSupported(
+      'Meta-equivalence classes cost one or two if tests and one array look-up per character scanned.',
+      page,
     );
   });
 });
