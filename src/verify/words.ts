@@ -54,6 +54,8 @@ const PROSE_SYNONYMS: readonly (readonly string[])[] = [
   ['option', 'setting'],
   // Checking an input for something: "is not checked" / "verifies that".
   ['check', 'verify', 'validate'],
+  // Options put together: "cannot be used with --c++" / "can be combined with --c++".
+  ['use', 'combine'],
   // Short forms software prose uses for the whole word.
   ['information', 'info'],
   ['configuration', 'config'],

@@ -118,6 +118,15 @@ describe('verifyClaim: words of software prose for one thing', () => {
     );
   });
 
+  it('reads combining an option with another as using them together', () => {
+    const page = 'This option cannot be used with --c++.';
+    expectConflict('This option can also be combined with --c++.', page, 'negation', {
+      claim: 'combined',
+      page: 'not be used',
+    });
+    expectSupported('This option cannot be combined with --c++.', page);
+  });
+
   it("pairs a denied act with the claim's verb when the heading names the subject", () => {
     const page =
       'Make the internal hash table be num entries big. For better performance, the number ' +
