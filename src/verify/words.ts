@@ -142,6 +142,9 @@ const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   ['allow', 'reject'],
   ['permit', 'reject'],
   ['accept', 'deny'],
+  // A feature still working against one turned off ("mouse support keeps working" / "will be
+  // disabled").
+  ['work', 'disable'],
   // Left as it was against changed in any word ("leaves the DOM untouched" / "modifies the DOM").
   ...['unchanged', 'untouched', 'unmodified', 'unaltered', 'intact'].flatMap((x) =>
     ['change', 'modify', 'mutate', 'alter'].map((y) => [x, y] as const),

@@ -118,6 +118,17 @@ describe('verifyClaim: words of software prose for one thing', () => {
     );
   });
 
+  it('reads a feature that keeps working as the opposite of one disabled', () => {
+    const page =
+      'You can use the -K option on the command line. However, mouse support will be disabled ' +
+      'if you do this.';
+    expectConflict('With the -K option, mouse support keeps working.', page, 'antonym', {
+      claim: 'working',
+      page: 'disabled',
+    });
+    expectSupported('With the -K option, mouse support no longer works.', page);
+  });
+
   it('reads combining an option with another as using them together', () => {
     const page = 'This option cannot be used with --c++.';
     expectConflict('This option can also be combined with --c++.', page, 'negation', {
