@@ -366,3 +366,42 @@ export function caseSwaps(claim: Analysis, page: Analysis): Conflict[] {
   }
   return [];
 }
+
+/** Values a program returns or a setting takes, which no other word states. */
+const LITERAL = /^(?:true|false|null|undefined|nil)$/;
+
+/**
+ * A value the claim gives under a case that the page gives another value under: "If the
+ * Content-Type header is invalid or matches none of the types, it returns null" against "If the
+ * request has no body, ... then null is returned. If the Content-Type header is invalid or does
+ * not match any of the types, then false is returned". The page case whose condition states most
+ * of the claim's (three words and half of them at least, with the same negation) and whose consequence shares a word with the claim's is the claim's;
+ * its value is the one the claim must give, when no case so named gives the claim's.
+ */
+export function caseValues(claim: Analysis, page: Analysis): Conflict[] {
+  const theirs = casesOf(page);
+  if (theirs.length < 2) return [];
+  const c = claim.tokens;
+  const p = page.tokens;
+  for (const mine of casesOf(claim)) {
+    const values = mine.consequence.filter((i) => LITERAL.test(c[i]!.lower));
+    if (values.length !== 1) continue;
+    const value = c[values[0]!]!.lower;
+    const score = (x: Case): number => sharedWith(c, mine.condition, p, x.condition).length;
+    const best = Math.max(...theirs.map(score));
+    if (best < Math.max(3, mine.condition.length / 2)) continue;
+    const named = theirs.filter((x) => score(x) === best);
+    if (named.some((x) => x.consequence.some((j) => p[j]!.lower === value))) continue;
+    for (const x of named) {
+      // The same act gives the value ("returns null" / "false is returned").
+      const act = sharedWith(c, mine.consequence, p, x.consequence).filter(
+        (i) => !LITERAL.test(c[i]!.lower),
+      );
+      if (x.conditionParity !== mine.conditionParity || act.length === 0) continue;
+      const other = x.consequence.find((j) => LITERAL.test(p[j]!.lower));
+      if (other !== undefined)
+        return [{ kind: 'term', claim: c[values[0]!]!.text, page: p[other]!.text }];
+    }
+  }
+  return [];
+}

@@ -17,7 +17,13 @@ import {
 import { onlyAsks } from './answers.js';
 import { glossSwaps } from './glosses.js';
 import { unlikeConflicts } from './unlike.js';
-import { caseSwaps, CONDITIONS, concessionConflicts, conditionConflicts } from './conditions.js';
+import {
+  caseSwaps,
+  caseValues,
+  CONDITIONS,
+  concessionConflicts,
+  conditionConflicts,
+} from './conditions.js';
 import {
   coordinatedItems,
   distinguishing,
@@ -568,6 +574,7 @@ export function verifyClaim(
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...caseSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...caseValues(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...reversals(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...glossSwaps(c, p));
   if (conflicts.length === 0) conflicts.push(...unlikeConflicts(c, p));

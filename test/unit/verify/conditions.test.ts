@@ -1,4 +1,5 @@
-// Conditions: a fact the page states under one case is not supported under the other.
+// Conditions: a fact the page states under one case is not supported under the other, nor a
+// value other than the one the page gives under the same case.
 import { beforeAll, describe, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -193,5 +194,26 @@ describe('verifyClaim reads a sentence opening with "In this case" as the case b
       'When encoding is unset, it assumes an object mode stream, keeps the emitted values unmodified and counts maxBuffer as the number of items, not the sum of their sizes.',
       page,
     );
+  });
+});
+
+describe('verifyClaim: the value a case gives', () => {
+  const page =
+    'If the request has no body, even if there is a Content-Type header, then null is returned. ' +
+    'If the Content-Type header is invalid or does not match any of the types, then false is ' +
+    'returned. Otherwise, a string of the type that matched is returned.';
+
+  it('sets the value the claim gives under a case against the one the page gives there', () => {
+    expectConflict(
+      'If the Content-Type header is invalid or matches none of the types, it returns null.',
+      page,
+      'term',
+      { claim: 'null', page: 'false' },
+    );
+    expectSupported(
+      'If the Content-Type header is invalid or matches none of the types, it returns false.',
+      page,
+    );
+    expectSupported('If the request has no body, it returns null.', page);
   });
 });
