@@ -109,17 +109,12 @@ const namesOnly = (v: ClaimVerification): boolean =>
   v.conflicts.length > 0 && v.conflicts.every((c) => c.kind === 'term');
 
 /**
- * A part of a claim in conflict with a passage in two names, and nothing else, speaks of another
- * case than the passage ("for POSIX paths use path.posix" against the passage on Windows paths).
- */
-const otherCase = (v: ClaimVerification): boolean => v.conflicts.length > 1 && namesOnly(v);
-
-/**
  * A passage that states a claim joining two statements may state one of them of another name:
  * read alone, the part has another name in place of one of its names ("for Windows paths use
  * path.posix; for POSIX paths use path.win32" against "for Windows file paths ... use
- * path.win32", where the claim's other part names path.win32 too). A part of {@link otherCase}
- * is no conflict. The first conflict, or `null`.
+ * path.win32", where the claim's other part names path.win32 too). A part in conflict in two
+ * names speaks of another case than the passage ("for POSIX paths use path.posix" against the
+ * passage on Windows paths), and is no conflict. The first conflict, or `null`.
  */
 function partConflict(
   claim: ClaimAnalysis,
@@ -141,7 +136,7 @@ function partConflict(
 /**
  * A claim that joins two statements of two passages ("%e reports the time in seconds, whereas
  * %E reports it as [hours:]minutes:seconds", each under its own entry) is stated when each part
- * is, by some candidate, and no candidate contradicts a part (but in a part of {@link otherCase}).
+ * is, by some candidate, and no candidate contradicts a part but one that names another thing.
  * The passages supporting the parts, in the claim's order; `null` when the claim has one part or
  * a part is not stated.
  */
@@ -159,9 +154,13 @@ function partsStated(
       match,
       v: verifyCandidate(analysis, match, context),
     }));
-    if (verdicts.some((x) => x.v.verdict === 'contradicted' && !otherCase(x.v))) return null;
     const stated = verdicts.find((x) => x.v.verdict === 'supported');
     if (!stated) return null;
+    // A part some passage states may differ in a name from another passage: that passage
+    // speaks of the other part's kind ("with a symbolic link Vim resolves the link" against "For
+    // hard links Vim does not know the other name").
+    const named = (v: ClaimVerification): boolean => v.conflicts.some((c) => c.kind === 'term');
+    if (verdicts.some((x) => x.v.verdict === 'contradicted' && !named(x.v))) return null;
     found.push(stated);
   }
   return found;
@@ -212,7 +211,8 @@ function complementary(
  * comparison in conflict with the claim, or unless a contradicting candidate states nearly all of
  * the claim's words and more of them than it (or as many, in words nearer the claim's), or most of them and much more than it, or stands under more of the claim's key terms (its heading or
  * definition term names them); else, for a claim joining two statements ("X, whereas Y"), support
- * when each part is supported by some candidate and none contradicts one; else support by two candidates that state it together
+ * when each part is supported by some candidate and none contradicts one (but one naming another
+ * thing); else support by two candidates that state it together
  * ({@link complementary}), when none is in conflict with it; else the contradicting candidate that shares most words with the
  * claim, unless it was found by meaning and differs in names alone, or differs in ordinary words alone ({@link wordSwapsOnly}) (a doubt); else `not_found`, with the nearest candidate's reason. `context` (the page's title, title
  * heading and address) and each candidate's own heading may state the claim's key terms.

@@ -597,6 +597,7 @@ export function verifyClaim(
   if (conflicts.length === 0) conflicts.push(...exceptionConflicts(c, p));
   const missing = [
     ...otherSubject(c, p, pageNorm, options.heading),
+    ...contrastedKinds(c, p),
     ...terms.missing,
     ...quantities.missing,
     ...unstatedComparisons(c, p),
@@ -1058,6 +1059,36 @@ function versionHolder(claim: Analysis, version: string): string | undefined {
     }
   }
   return (before ?? after)?.[1];
+}
+
+/**
+ * Kinds of one thing the claim sets apart ("with a symbolic link ..., whereas with a hard link
+ * ...") of which the passage speaks of one only: the other kind's modifier is missing, since
+ * what the passage says of its kind is no statement of the other ("For symbolic links Vim
+ * resolves the links" states nothing of hard links).
+ */
+function contrastedKinds(c: Analysis, p: Analysis): string[] {
+  if (!c.tokens.some((t) => /^(?:whereas|while|unlike)$/.test(t.lower))) return [];
+  const kinds = new Map<string, Analysis['tokens'][number][]>();
+  c.tokens.forEach((t, i) => {
+    const m = c.tokens[i - 1];
+    if (t.pos !== 'NOUN' || !m?.content || !/^(?:ADJ|NOUN)$/.test(m.pos)) return;
+    const list = kinds.get(t.lemma) ?? [];
+    if (!list.some((x) => x.lemma === m.lemma)) list.push(m);
+    kinds.set(t.lemma, list);
+  });
+  const out: string[] = [];
+  for (const [noun, modifiers] of kinds) {
+    // One kind in each clause.
+    if (modifiers.length !== 2 || modifiers[0]!.clause === modifiers[1]!.clause) continue;
+    const stated = modifiers.filter((m) =>
+      p.tokens.some((t, j) => related(m, t) && p.tokens[j + 1]?.lemma === noun),
+    );
+    const named = modifiers.filter((m) => p.tokens.some((t) => t.content && related(m, t)));
+    if (stated.length === 1 && named.length === 1)
+      out.push(...modifiers.filter((m) => !named.includes(m)).map((m) => `${m.text} ${noun}`));
+  }
+  return out;
 }
 
 /**

@@ -159,6 +159,38 @@ describe('judgeCandidates: a claim joining two statements', () => {
   });
 });
 
+describe('judgeCandidates: a claim setting two kinds of one thing apart', () => {
+  const symbolic = match(
+    'fuzzy',
+    0.77,
+    'For symbolic links Vim resolves the links to find the name of the actual file. The swap ' +
+      'file name is based on that name.',
+  );
+  const hard = match(
+    'fuzzy',
+    0.62,
+    'For hard links Vim does not know the other name of the file. Therefore, the name of the ' +
+      'swapfile will be based on the name you used to edit the file.',
+  );
+
+  it('is supported by a passage on each kind, though each names the other kind otherwise', () => {
+    const claim = analyze(
+      "With a hard link Vim does not know the file's other name, so the swap file is named after the name you edited it by, whereas with a symbolic link Vim resolves the link and bases the swap file name on the actual file.",
+    );
+    const j = judgeCandidates(claim, [symbolic, hard]);
+    expect(j.verdict, j.reason).toBe('supported');
+    expect(j.reason).toContain('each part of the claim is stated');
+  });
+
+  it('is not supported with the kinds swapped, nor by the passage on one kind alone', () => {
+    const swapped = analyze(
+      "With a symbolic link Vim does not know the file's other name, so the swap file is named after the name you edited it by, whereas with a hard link Vim resolves the link and bases the swap file name on the actual file.",
+    );
+    expect(judgeCandidates(swapped, [symbolic, hard]).verdict).not.toBe('supported');
+    expect(judgeCandidates(swapped, [symbolic]).verdict).not.toBe('supported');
+  });
+});
+
 describe('judgeCandidates: a negation added with "but"', () => {
   const touch = {
     ...match(
