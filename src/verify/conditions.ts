@@ -375,8 +375,9 @@ const LITERAL = /^(?:true|false|null|undefined|nil)$/;
  * Content-Type header is invalid or matches none of the types, it returns null" against "If the
  * request has no body, ... then null is returned. If the Content-Type header is invalid or does
  * not match any of the types, then false is returned". The page case whose condition states most
- * of the claim's (three words and half of them at least, with the same negation) and whose consequence shares a word with the claim's is the claim's;
- * its value is the one the claim must give, when no case so named gives the claim's.
+ * of the claim's (three words and half of them at least, with the same negation), and whose
+ * consequence shares a word with the claim's, is the claim's: its value is the one the claim must
+ * give, when no case so named gives the claim's.
  */
 export function caseValues(claim: Analysis, page: Analysis): Conflict[] {
   const theirs = casesOf(page);

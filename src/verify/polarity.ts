@@ -331,8 +331,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     }
     // Too little in common to say the clauses state the same thing. A subject the passage
     // states nowhere (one the heading names: "m4 verifies that ..." against "... but this is not
-    // checked"; "tar-fs gunzips for you" against "It doesn't gunzip for you") cannot be shared:
-    // the words after it are asked for.
+    // checked") cannot be shared: the words after it are asked for.
     let unstated = 0;
     while (
       unstated < c.words.length - 1 &&

@@ -6,7 +6,7 @@
  */
 import { comparable, compareQuantities } from './compare-quantities.js';
 import { analyze } from './analyze.js';
-import type { Analysis, KeyTerm } from './analyze.js';
+import type { Analysis, KeyTerm, Token } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import {
   associationSwaps,
@@ -1069,7 +1069,7 @@ function versionHolder(claim: Analysis, version: string): string | undefined {
  */
 function contrastedKinds(c: Analysis, p: Analysis): string[] {
   if (!c.tokens.some((t) => /^(?:whereas|while|unlike)$/.test(t.lower))) return [];
-  const kinds = new Map<string, Analysis['tokens'][number][]>();
+  const kinds = new Map<string, Token[]>();
   c.tokens.forEach((t, i) => {
     const m = c.tokens[i - 1];
     if (t.pos !== 'NOUN' || !m?.content || !/^(?:ADJ|NOUN)$/.test(m.pos)) return;
