@@ -66,7 +66,11 @@
 // claims-twentyninth.json (the recover help file of the Vim reference manual, the Running GLib
 // Applications page of the GLib Reference Manual, the Installation page of the watchdog
 // documentation, the Lunr.js README page and the tar-fs, async-exit-hook, mitt and glob-parent
-// READMEs, written the same way; its test split is the one nobody has looked at).
+// READMEs, written the same way) or claims-thirtieth.json (the Notes on the Different Suggestion
+// Modes section of the GNU Aspell manual, the Understanding and managing package trust section of
+// the aptitude user's manual, the Quickstart guide of the Cyrus SASL documentation, the tig(1)
+// manual page and the split2, imurmurhash, encodeurl and flatted READMEs, written the same way;
+// its test split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
