@@ -431,9 +431,27 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
     // two verbs in one slot, or a negated word the other clause states too ("will not retry" /
     // "will retry"). Otherwise the clauses pair by their nouns but predicate different things.
+    // The purposes ("to exit") of a use the sentence of page clause `x` denies ("DO NOT use
+    // process.exit() to exit"): the act the page denies by its means.
+    const deniedUse = (x: (typeof pairs)[number]): number[] => {
+      const sentence = pageSentences[x.clause.words[0]!];
+      const mine = (k: number): boolean => pageSentences[k] === sentence;
+      if (!page.tokens.some((t, k) => mine(k) && t.negated && t.lemma.toLowerCase() === 'use'))
+        return [];
+      return page.tokens.flatMap((t, k) =>
+        mine(k) && t.pos === 'VERB' && page.tokens[k - 1]?.lower === 'to' ? [k] : [],
+      );
+    };
     const touches = (x: (typeof pairs)[number]): boolean =>
       x.flips.length > 0 ||
       slot(x) ||
+      // The act a denied use serves, which the claim affirms ("you should parse it with eval()"
+      // against "do not use eval() to parse it").
+      c.words.some(
+        (i) =>
+          !claim.tokens[i]!.negated &&
+          deniedUse(x).some((k) => related(claim.tokens[i]!, page.tokens[k]!)),
+      ) ||
       // "if the type argument is omitted" denies the words it shares with a claim clause that
       // predicates something of them (not an apposition: ", the IANA default DNS port").
       ((x.clause.absent || c.absent) &&
@@ -565,13 +583,25 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         )
       );
     };
+    // A denial of the means agrees with one of the act it serves: "DO NOT use process.exit() to
+    // exit" denies what "you must not exit with process.exit()" does. Each word the claim denies
+    // is the purpose of the use the page's sentence denies.
+    const meansToo = (x: (typeof pairs)[number]): boolean => {
+      const mine = c.words.filter((i) => claim.tokens[i]!.negated);
+      const purposes = deniedUse(x);
+      return (
+        mine.length > 0 &&
+        mine.every((i) => purposes.some((k) => related(claim.tokens[i]!, page.tokens[k]!)))
+      );
+    };
     const agrees = (touching.length > 0 ? touching : pairs).some(
       (x) =>
         ((c.cues + x.flips.length) % 2 === x.clause.cues % 2 && crossed(x) === undefined) ||
         !touches(x) ||
         conditional(x) ||
         wordwise(x) ||
-        disabledToo(x),
+        disabledToo(x) ||
+        meansToo(x),
     );
     if (agrees || pairs.length === 0 || echoed(c) || echoedEach(c)) continue;
     const x = touching[0] ?? pairs[0]!;
@@ -863,6 +893,18 @@ function deniedAfterAux(tokens: readonly Token[], j: number): boolean {
   return tokens[j]!.pos === 'NOUN' && tokens[j - 1]?.cue === true && tokens[j - 2]?.pos === 'AUX';
 }
 
+/**
+ * True when the cue that negates token `j` puts a thing in another's place: "instead of",
+ * "rather than", "in place of", "in lieu of", "as opposed to".
+ */
+function setAsideFor(tokens: readonly Token[], j: number): boolean {
+  for (let k = j - 1; k >= 0 && tokens[k]!.clause === tokens[j]!.clause; k--) {
+    if (!tokens[k]!.cue) continue;
+    return /^(?:instead|rather|place|lieu|opposed)$/.test(tokens[k - 1]?.lower ?? '');
+  }
+  return false;
+}
+
 /** Words of a clause that sets one act against another, or keeps one going despite a denial. */
 const SETS_ASIDE = new Set(['rather', 'instead', 'still', 'only', 'just', 'merely']);
 
@@ -889,6 +931,8 @@ export function deniedActs(
   for (const [j, x] of page.tokens.entries()) {
     if (!x.negated || !x.content) continue;
     if (!/^(?:VERB|ADJ)$/.test(x.pos) && !deniedAfterAux(page.tokens, j)) continue;
+    // A thing put aside for another ("are used instead of the newer, better ones") is no act.
+    if (setAsideFor(page.tokens, j)) continue;
     // A denial under a condition is a case ("if you have a machine that doesn't support X").
     if (inCondition(page.tokens, j)) continue;
     // The claim words the denied one in any form, or its opposite: polarity judges it.

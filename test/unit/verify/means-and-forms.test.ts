@@ -1,0 +1,47 @@
+// A denial of the means ("do not use X to Y") against one of the act ("must not Y with X"); and a
+// thing set aside for another ("used instead of the newer ones"), which denies no act.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze, verifyClaim } from '../../../src/verify/index.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+describe('a denial of the means', () => {
+  it('agrees with a denial of the act it serves', () => {
+    // One clause of the claim, paired by its words with the page's condition.
+    expectSupported(
+      'When any of your exit handlers is asynchronous you must not exit with process.exit().',
+      'If you use asynchronous exit handlers, DO NOT use process.exit() to exit.',
+    );
+  });
+
+  it('is in conflict with the act affirmed', () => {
+    const page =
+      'If the input comes from users, DO NOT use eval() to parse it. Use JSON.parse() instead.';
+    expectSupported('If the input comes from users, you must not parse it with eval().', page);
+    expectConflict(
+      'If the input comes from users, you should parse it with eval().',
+      page,
+      'negation',
+    );
+  });
+});
+
+describe('a thing set aside for another', () => {
+  it('denies no act of the claim', () => {
+    expectSupported(
+      'Setting SEED_VERSION to 1.0 brings back the outdated seeding algorithms of release 1.0.',
+      "SEED_VERSION. If this variable is set to '1.0', the outdated seeding algorithms from release 1.0 are used instead of the newer, better ones.",
+    );
+  });
+
+  it('while a denied act still keeps a reworded one from being stated', () => {
+    const r = verifyClaim(
+      'Setting SEED_VERSION to 1.0 brings back the outdated seeding algorithms.',
+      "SEED_VERSION. Even if this variable is set to '1.0', the outdated seeding algorithms are never used.",
+    );
+    expect(r.verdict, r.reason).not.toBe('supported');
+  });
+});
