@@ -241,6 +241,13 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
 /** True for "more X", "fewer X": an amount compared, which "exceeds" or "larger" also state. */
 const amount = (c: Comparative): boolean => /^(?:more|less|fewer)\s/i.test(c.text);
 
+/** Bases of a size a thing may go beyond: "grows longer than maxBuffer" is "exceeds" it. */
+const EXCEEDABLE = new Set([...MAGNITUDE, 'long', 'wide', 'deep', 'tall', 'heavy']);
+
+/** True when the page's "exceeds" states the claim's "longer than", "larger than". */
+const exceeded = (c: Comparative, p: Comparative): boolean =>
+  /^exceed/i.test(p.text) && p.sign === c.sign && EXCEEDABLE.has(c.base);
+
 const TIMING = new Set(['early', 'late', 'soon', 'before']);
 
 /**
@@ -257,7 +264,11 @@ export function unstatedComparisons(claim: Analysis, page: Analysis): string[] {
         // (a flipped before/after is judged against the page's own).
         !TIMING.has(c.base) &&
         !page.comparatives.some(
-          (p) => sameBase(p, c) || oppositeBase(c, p) || (amount(c) && MAGNITUDE.has(p.base)),
+          (p) =>
+            sameBase(p, c) ||
+            oppositeBase(c, p) ||
+            (amount(c) && MAGNITUDE.has(p.base)) ||
+            exceeded(c, p),
         ) &&
         !words.has(claim.tokens[c.at]!.lemma) &&
         !opensBound(claim, c.at) &&

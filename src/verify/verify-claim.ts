@@ -699,6 +699,10 @@ export function verifyClaim(
   //   file", "the total size");
   // - a place in an order ("the first proxy in the array", "the last argument").
   const conditions = new Set<number>();
+  // A noun that only says which kind of the stated noun after it is meant ("If the password file
+  // cannot be read" / "the file cannot be read"): the passage may take the kind as known.
+  const describes = (i: number): boolean =>
+    c.tokens[i]!.pos === 'NOUN' && c.tokens[i + 1]?.pos === 'NOUN' && matched.has(i + 1);
   // A condition the passage states in most of its words, the noun aside, is stated: the noun is
   // the claim's wording ("when a tool like logrotate or newsyslog rotates the log" / "programs
   // such as newsyslog and logrotate which perform log file rotation").
@@ -745,7 +749,8 @@ export function verifyClaim(
       conditions.has(i) &&
       (t.pos === 'NOUN' || t.pos === 'PROPN') &&
       !KINDS.has(t.lemma) &&
-      !conditionStated(i)
+      !conditionStated(i) &&
+      !describes(i)
     ) {
       missing.push(t.text);
       continue;

@@ -1,5 +1,6 @@
-// A denial of the means ("do not use X to Y") against one of the act ("must not Y with X"); and a
-// thing set aside for another ("used instead of the newer ones"), which denies no act.
+// A denial of the means ("do not use X to Y") against one of the act ("must not Y with X"); a
+// thing set aside for another ("used instead of the newer ones"), which denies no act; "exceeds"
+// for "longer than"; and a noun that says which kind of a stated noun a condition means.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
@@ -42,6 +43,41 @@ describe('a thing set aside for another', () => {
       'Setting SEED_VERSION to 1.0 brings back the outdated seeding algorithms.',
       "SEED_VERSION. Even if this variable is set to '1.0', the outdated seeding algorithms are never used.",
     );
+    expect(r.verdict, r.reason).not.toBe('supported');
+  });
+});
+
+describe('"exceeds" for a comparison of size', () => {
+  const page = 'If a line exceeds this value, the parser throws a LineTooLongError.';
+  const context = 'maxLength';
+
+  it('states "longer than"', () => {
+    expectSupported(
+      'If a line grows longer than maxLength, the parser throws a LineTooLongError.',
+      page,
+      { context },
+    );
+  });
+
+  it('states no "shorter than"', () => {
+    const r = verifyClaim(
+      'If a line is shorter than maxLength, the parser throws a LineTooLongError.',
+      page,
+      { context },
+    );
+    expect(r.verdict, r.reason).not.toBe('supported');
+  });
+});
+
+describe('a noun that says which kind of a stated noun a condition means', () => {
+  const page = 'If the file cannot be read, undefined is passed to the callback.';
+
+  it('may be left to the passage', () => {
+    expectSupported('If the password file cannot be read, the callback gets undefined.', page);
+  });
+
+  it('but a noun of its own is not', () => {
+    const r = verifyClaim('If the password cannot be read, the callback gets undefined.', page);
     expect(r.verdict, r.reason).not.toBe('supported');
   });
 });
