@@ -14,6 +14,7 @@ import {
   hasTerm,
   identifierPieces,
   initialsOf,
+  negativeRest,
   norm,
 } from './words.js';
 import { loadWordNet } from './wordnet.js';
@@ -631,6 +632,10 @@ export function termAlignment(
       // A rare word may be inflected differently on the page ("configurable", "configure").
       const stem = k.text.toLowerCase().slice(0, Math.max(5, Math.ceil(k.text.length * 0.75)));
       if (pageText.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(stem))) continue;
+      // Or under another negative prefix ("undecoded", "non-decoded").
+      const denied = negativeRest(k.text.toLowerCase());
+      if (denied && pageText.split(/[^\p{L}\p{N}-]+/u).some((w) => negativeRest(w) === denied))
+        continue;
     }
     const mine = neighbours(claim, k.text);
     const rivals = k.kind === 'proper' || /^[A-Z]{2,}$/.test(k.text) ? [...spare, ...names] : spare;

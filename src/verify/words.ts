@@ -29,11 +29,34 @@ export function sameWord(a: Token, b: Token): boolean {
   // One stem (Porter2) under different suffixes: "active"/"activated", "pipeline"/"pipelining".
   // Short stems collide by accident ("use"/"user" do not, but 4-letter stems often would).
   if (a.stem.length >= 5 && a.stem === b.stem) return true;
+  // One word under two negative prefixes ("undecoded" / "non-decoded").
+  const rest = negativeRest(a.lower);
+  if (rest !== undefined && rest === negativeRest(b.lower)) return true;
+  // A participle the tagger read as an adjective and left as is ("are hooked" / "hook").
+  if (participleOf(a, b) || participleOf(b, a)) return true;
   const x = a.lower;
   const y = b.lower;
   let i = 0;
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
   return i >= 6 && i >= 0.75 * Math.min(x.length, y.length);
+}
+
+/** What a word denies with a negative prefix ("decoded" of "undecoded", "non-decoded"). */
+export const negativeRest = (w: string): string | undefined =>
+  /^(?:un|non-?)(\p{L}{4,})$/u.exec(w)?.[1];
+
+/**
+ * True when `a` is a past participle left unlemmatised whose verb is `b` ("are hooked" / "you can
+ * hook"); not a noun of that form ("the merge strategy" names no act of merging).
+ */
+function participleOf(a: Token, b: Token): boolean {
+  const w = a.lower;
+  if (a.lemma !== w || !/^\p{L}{4,}ed$/u.test(w) || b.pos !== 'VERB' || b.lemma.length < 3)
+    return false;
+  // "hooked" / "hook", "cached" / "cache", "stopped" / "stop".
+  const bases = [w.slice(0, -2), w.slice(0, -1)];
+  if (w.at(-3) === w.at(-4)) bases.push(w.slice(0, -3));
+  return bases.includes(b.lemma.toLowerCase());
 }
 
 /**
@@ -56,6 +79,8 @@ const PROSE_SYNONYMS: readonly (readonly string[])[] = [
   ['check', 'verify', 'validate'],
   // Options put together: "cannot be used with --c++" / "can be combined with --c++".
   ['use', 'combine'],
+  // A thing that is there: "if a gc.log file is present" / "if the file gc.log exists".
+  ['present', 'exist'],
   // Short forms software prose uses for the whole word.
   ['information', 'info'],
   ['configuration', 'config'],

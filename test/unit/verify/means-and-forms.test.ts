@@ -1,8 +1,11 @@
 // A denial of the means ("do not use X to Y") against one of the act ("must not Y with X"); a
 // thing set aside for another ("used instead of the newer ones"), which denies no act; "exceeds"
-// for "longer than"; and a noun that says which kind of a stated noun a condition means.
+// for "longer than"; a noun that says which kind of a stated noun a condition means; and words in
+// other forms: a participle the tagger leaves as an adjective, one word under two negative
+// prefixes, "present" for "exists".
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
+import { related } from '../../../src/verify/words.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
 
 beforeAll(() => {
@@ -79,5 +82,39 @@ describe('a noun that says which kind of a stated noun a condition means', () =>
   it('but a noun of its own is not', () => {
     const r = verifyClaim('If the password cannot be read, the callback gets undefined.', page);
     expect(r.verdict, r.reason).not.toBe('supported');
+  });
+});
+
+describe('words in other forms', () => {
+  const token = (text: string, word: string) => analyze(text).tokens.find((t) => t.lower === word)!;
+
+  it('reads a participle left as an adjective as its verb', () => {
+    expectSupported(
+      'Unhandled rejections are hooked with onRejection().',
+      'You can hook unhandled rejections with onRejection().',
+    );
+    // Not as a noun of that form: "the merge strategy" is no act of merging.
+    expect(
+      related(token('the merged object', 'merged'), token('the merge strategy', 'merge')),
+    ).toBe(false);
+  });
+
+  it('reads one word under two negative prefixes', () => {
+    expectSupported(
+      'If the decoder throws, the original, undecoded value is returned.',
+      'If an error is thrown from the decoder, the original, non-decoded value is returned.',
+    );
+    const r = verifyClaim(
+      'If the decoder throws, the original, decoded value is returned.',
+      'If an error is thrown from the decoder, the original, non-decoded value is returned.',
+    );
+    expect(r.verdict, r.reason).not.toBe('supported');
+  });
+
+  it('reads "present" as "exists"', () => {
+    expectSupported(
+      'If a gc.log file is present, git gc --auto prints its contents.',
+      'If the file gc.log exists, then git gc --auto will print its content.',
+    );
   });
 });
