@@ -720,6 +720,23 @@ export function analyze(written: string): Analysis {
     const stem = (stems[i] ?? lower).toLowerCase();
     tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause, joined });
   });
+  // "without a warning or any chance to abort": a cue before a noun phrase denies each noun the
+  // phrase joins with "or" ("without a warning and without a chance").
+  tokens.forEach((t, n) => {
+    if (
+      !t.negated ||
+      !/^(?:NOUN|PROPN)$/.test(t.pos) ||
+      !/^(?:or|nor)$/.test(tokens[n + 1]?.lower ?? '')
+    )
+      return;
+    const cue = tokens.findLast((x, k) => k < n && x.cue);
+    if (!cue || cue.clause !== t.clause || !/^(?:without|no)$/.test(cue.lower)) return;
+    let k = n + 2;
+    while (/^(?:DET|ADJ)$/.test(tokens[k]?.pos ?? '') && !tokens[k]!.cue) k++;
+    const noun = tokens[k];
+    if (noun?.content && noun.clause === t.clause && /^(?:NOUN|PROPN)$/.test(noun.pos))
+      noun.negated = true;
+  });
   // "neither A nor B" is one negation: "nor" adds none of its own. Before a verb, the pair is its
   // subject, and the verb is what is negated ("Neither bzip2 nor bunzip2 overwrites files" says
   // "bzip2 and bunzip2 do not overwrite files").

@@ -616,8 +616,16 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     }
     const negatedIn = (a: Analysis, words: readonly number[]): number | undefined =>
       words.find((i) => a.tokens[i]!.negated);
+    // The claim's denied word the page's clause states, before any other it denies ("without a
+    // warning or any chance to abort" against "the opportunity to abort").
+    const deniedHere = c.words.find(
+      (i) =>
+        claim.tokens[i]!.negated &&
+        x.clause.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
+    );
     const claimAt =
       crossed(x) ??
+      deniedHere ??
       negatedIn(claim, c.words) ??
       flip?.[0] ??
       c.words.find((i) => claim.tokens[i]!.pos === 'VERB') ??
@@ -625,6 +633,9 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     const pageAt =
       negatedIn(page, x.clause.words) ??
       flip?.[1] ??
+      (deniedHere === undefined
+        ? undefined
+        : x.clause.words.find((j) => related(claim.tokens[deniedHere]!, page.tokens[j]!))) ??
       slots.get(x) ??
       x.shared.find((j) => page.tokens[j]!.pos === 'VERB') ??
       x.shared[0] ??
@@ -800,12 +811,18 @@ function exclusions(claim: Analysis, page: Analysis): Conflict[] {
     // A verb that holds a denial may deny the phrase in the claim too ("it leaves out the canvas
     // module" / "this export does not include canvas module").
     const barred =
-      at.every((i, k) => k === 0 || i === at[k - 1]! + 1) &&
+      at.every(
+        (i, k) =>
+          k === 0 ||
+          i === at[k - 1]! + 1 ||
+          (i === at[k - 1]! + 2 && claim.tokens[i - 1]!.text === '-'),
+      ) &&
       claim.tokens
         .slice(Math.max(0, first - 4), first)
         .some(
           (x) =>
-            x.pos === 'VERB' && DENYING.has(x.lemma) && x.clause === claim.tokens[first]!.clause,
+            denyingVerb(claim.tokens, claim.tokens.indexOf(x)) &&
+            x.clause === claim.tokens[first]!.clause,
         );
     if (barred) continue;
     const around = page.tokens.filter((_, k) => !phrase.includes(k));
@@ -887,6 +904,21 @@ const DENYING = new Set(
     'stop cease prohibit block deny disable remove leave bypass absent missing unable'
   ).split(' '),
 );
+
+/**
+ * True when token `k` is a verb of {@link DENYING}, or one the tagger read as a plural noun after
+ * a conjunction or a subject ("and skips typo-analysis", "it omits the header").
+ */
+function denyingVerb(tokens: readonly Token[], k: number): boolean {
+  const t = tokens[k]!;
+  if (t.pos === 'VERB') return DENYING.has(t.lemma);
+  return (
+    t.pos === 'NOUN' &&
+    /s$/.test(t.lower) &&
+    DENYING.has(t.lemma) &&
+    /^(?:and|or|but|it|that|which|who)$/.test(tokens[k - 1]?.lower ?? '')
+  );
+}
 
 /** A word the tagger calls a noun right after "does not", "will not": a verb ("does not force"). */
 function deniedAfterAux(tokens: readonly Token[], j: number): boolean {

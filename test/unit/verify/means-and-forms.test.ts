@@ -1,8 +1,9 @@
 // A denial of the means ("do not use X to Y") against one of the act ("must not Y with X"); a
 // thing set aside for another ("used instead of the newer ones"), which denies no act; "exceeds"
-// for "longer than"; a noun that says which kind of a stated noun a condition means; and words in
+// for "longer than"; a noun that says which kind of a stated noun a condition means; words in
 // other forms: a participle the tagger leaves as an adjective, one word under two negative
-// prefixes, "present" for "exists".
+// prefixes, "present" for "exists"; a denial of nouns joined with "or"; and a verb that bars a
+// hyphenated act ("skips typo-analysis").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import { related } from '../../../src/verify/words.js';
@@ -115,6 +116,42 @@ describe('words in other forms', () => {
     expectSupported(
       'If a gc.log file is present, git gc --auto prints its contents.',
       'If the file gc.log exists, then git gc --auto will print its content.',
+    );
+  });
+});
+
+describe('a denial of a noun phrase joined with "or"', () => {
+  const page =
+    'During an install run, if an untrusted package is being installed, a warning will be displayed and you will have the opportunity to abort the download.';
+
+  it('denies each noun it joins', () => {
+    const tokens = analyze('It goes ahead without a warning or any chance to abort.').tokens;
+    expect(tokens.find((t) => t.lower === 'chance')?.negated).toBe(true);
+  });
+
+  it('is in conflict with a page that gives the second', () => {
+    expectConflict(
+      'During an install run, aptitude goes ahead silently, without a warning or any chance to abort the download.',
+      page,
+      'negation',
+      { claim: 'without a warning or any chance', page: 'opportunity' },
+    );
+  });
+});
+
+describe('a verb that bars a hyphenated act', () => {
+  const page =
+    'The bad-spellers mode is tailored more for the bad speller. This mode never performs typo-analysis.';
+
+  it('restates the denial', () => {
+    expectSupported(
+      'The bad-spellers mode is tailored to poor spellers and skips typo-analysis altogether.',
+      page,
+    );
+    expectConflict(
+      'The bad-spellers mode is tailored to poor spellers and always performs typo-analysis.',
+      page,
+      'negation',
     );
   });
 });
