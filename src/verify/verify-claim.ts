@@ -262,7 +262,13 @@ function unstatedStatements(c: Analysis, words: readonly number[], matched: Set<
       // The first token of the word's clause that is a word: a conjunction opening it, or a ";".
       const opener = c.tokens.find((x) => x.clause === t.clause && x.pos !== 'PUNCT');
       const before = c.tokens.findLast((x, k) => k < i && x.clause < t.clause);
-      if ((opener && STATEMENT_JOINS.has(opener.lower)) || before?.text === ';') groups.push([]);
+      if (
+        (opener && STATEMENT_JOINS.has(opener.lower)) ||
+        before?.text === ';' ||
+        // "..., and then reach the library through ...": the next step of a sequence.
+        (opener?.lower === 'then' && STATEMENT_JOINS.has(before?.lower ?? ''))
+      )
+        groups.push([]);
     }
     clause = t.clause;
     groups.at(-1)!.push(i);

@@ -2,8 +2,8 @@
 // thing set aside for another ("used instead of the newer ones"), which denies no act; "exceeds"
 // for "longer than"; a noun that says which kind of a stated noun a condition means; words in
 // other forms: a participle the tagger leaves as an adjective, one word under two negative
-// prefixes, "present" for "exists"; a denial of nouns joined with "or"; and a verb that bars a
-// hyphenated act ("skips typo-analysis").
+// prefixes, "present" for "exists"; a denial of nouns joined with "or"; a verb that bars a
+// hyphenated act ("skips typo-analysis"); and "and then", which opens a statement of its own.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import { related } from '../../../src/verify/words.js';
@@ -152,6 +152,20 @@ describe('a verb that bars a hyphenated act', () => {
       'The bad-spellers mode is tailored to poor spellers and always performs typo-analysis.',
       page,
       'negation',
+    );
+  });
+});
+
+describe('"and then" after a statement', () => {
+  it('opens a statement of its own, which the passage must state', () => {
+    const r = verifyClaim(
+      'In a browser you include the downloaded script on your page and then reach the library through the global object fastHash.',
+      'To use fastHash in the browser, download the latest version and include it as a script on your page.',
+    );
+    expect(r.verdict, r.reason).toBe('unrelated');
+    expectSupported(
+      'In a browser you include the downloaded script on your page and then reach the library through the global object FastHash3.',
+      'To use fastHash in the browser, download the latest version and include it as a script on your page. Then access the library through the global object FastHash3.',
     );
   });
 });
