@@ -428,9 +428,6 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     };
     const slots = new Map(pairs.map((x) => [x, slotVerb(x)]));
     const slot = (x: (typeof pairs)[number]): boolean => slots.get(x) !== undefined;
-    // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
-    // two verbs in one slot, or a negated word the other clause states too ("will not retry" /
-    // "will retry"). Otherwise the clauses pair by their nouns but predicate different things.
     // The purposes ("to exit") of a use the sentence of page clause `x` denies ("DO NOT use
     // process.exit() to exit"): the act the page denies by its means.
     const deniedUse = (x: (typeof pairs)[number]): number[] => {
@@ -442,6 +439,9 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         mine(k) && t.pos === 'VERB' && page.tokens[k - 1]?.lower === 'to' ? [k] : [],
       );
     };
+    // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
+    // two verbs in one slot, or a negated word the other clause states too ("will not retry" /
+    // "will retry"). Otherwise the clauses pair by their nouns but predicate different things.
     const touches = (x: (typeof pairs)[number]): boolean =>
       x.flips.length > 0 ||
       slot(x) ||
@@ -817,13 +817,13 @@ function exclusions(claim: Analysis, page: Analysis): Conflict[] {
           i === at[k - 1]! + 1 ||
           (i === at[k - 1]! + 2 && claim.tokens[i - 1]!.text === '-'),
       ) &&
-      claim.tokens
-        .slice(Math.max(0, first - 4), first)
-        .some(
-          (x) =>
-            denyingVerb(claim.tokens, claim.tokens.indexOf(x)) &&
-            x.clause === claim.tokens[first]!.clause,
-        );
+      claim.tokens.some(
+        (x, k) =>
+          k >= first - 4 &&
+          k < first &&
+          denyingVerb(claim.tokens, k) &&
+          x.clause === claim.tokens[first]!.clause,
+      );
     if (barred) continue;
     const around = page.tokens.filter((_, k) => !phrase.includes(k));
     const shared = claim.tokens.filter(
