@@ -72,6 +72,58 @@ describe('readHtml on reference entries', () => {
     ]);
   });
 
+  it("makes a term table's first cell the heading of the description beside it", () => {
+    // DocBook renders a variablelist as a table without a header row (GLib's G_DEBUG options).
+    const row = (term: string, text: string): string =>
+      `<tr><td><p><span class="term">${term}</span></p></td><td><p>${text}</p></td></tr>`;
+    expect(
+      blocksOf(
+        `<table><tbody>${row('fatal-warnings', 'Causes GLib to abort at the first g_warning().')}` +
+          `${row('gc-friendly', 'Newly allocated memory is reset to 0.')}</tbody></table>`,
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 7, text: 'fatal-warnings' },
+      { kind: 'paragraph', text: 'Causes GLib to abort at the first g_warning().' },
+      { kind: 'heading', level: 7, text: 'gc-friendly' },
+      { kind: 'paragraph', text: 'Newly allocated memory is reset to 0.' },
+    ]);
+  });
+
+  it('leaves tables of fields, questions, kinds and sentences as cells', () => {
+    const paragraphs = (rows: [string, string][]) =>
+      blocksOf(
+        `<table>${rows.map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table>`,
+      ).map((b) => b.kind);
+    const cells = ['paragraph', 'paragraph', 'paragraph', 'paragraph'];
+    // A record's fields, a question and its answer: labels, not terms.
+    expect(
+      paragraphs([
+        ['Syntax:', 'DeflateBufferSize value'],
+        ['Default:', '8096'],
+      ]),
+    ).toEqual(cells);
+    expect(
+      paragraphs([
+        ['Q:', 'Why?'],
+        ['A:', 'Because.'],
+      ]),
+    ).toEqual(cells);
+    // The same word down the column is a kind of line, not a name.
+    expect(
+      paragraphs([
+        ['#define', 'ASN1_SUCCESS 0'],
+        ['#define', 'ASN1_FILE_NOT_FOUND 1'],
+      ]),
+    ).toEqual(cells);
+    // A sentence in the first column.
+    expect(
+      paragraphs([
+        ['It is fast.', 'Yes'],
+        ['It is small.', 'No'],
+      ]),
+    ).toEqual(cells);
+  });
+
   it('leaves a bold lead-in without a line break, and text before the labels, as prose', () => {
     expect(blocksOf('<p><b>Note:</b> the cache is per process.</p>')).toEqual([
       { kind: 'paragraph', text: 'Note: the cache is per process.' },

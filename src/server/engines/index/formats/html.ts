@@ -153,6 +153,38 @@ function pipeTable(table: Element): string | null {
   return [line(head!), line(head!.map(() => '---')), ...body.map(line)].join(' ');
 }
 
+/** Longest term of a {@link definitionRows} table: a name or a short phrase, not a sentence. */
+const MAX_TERM_CHARS = 80;
+
+/**
+ * The rows, as term text and description cell, of a table that lays out terms and their
+ * descriptions, as DocBook renders a
+ * `variablelist` (`<td><p><span class="term">fatal-warnings</span></p></td><td><p>Causes GLib to
+ * abort ...</p></td>`) and Sphinx an option list: no header row, two cells in every row, the
+ * first a term (short, no sentence, no block of its own), the second its description. Each row
+ * is read as a `<dt>` and its `<dd>`, so the description stands under its term. `null` for any
+ * other table.
+ */
+function definitionRows(table: Element): [string, Element][] | null {
+  if (table.querySelector('table, [colspan], [rowspan]')) return null;
+  const rows: [string, Element][] = [];
+  for (const tr of Array.from(table.querySelectorAll('tr'))) {
+    const cells = Array.from(tr.children).filter((c) => /^T[DH]$/i.test(c.tagName));
+    if (cells.length !== 2) return null;
+    const [term, description] = cells as [Element, Element];
+    const text = (term.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (term.tagName.toUpperCase() === 'TH' && description.tagName.toUpperCase() === 'TH')
+      return null;
+    // "Description:" labels a field of a record and "Q:" a question, not a term; a term repeated
+    // down the column ("#define") is a kind, not a name.
+    if (!text || text.length > MAX_TERM_CHARS || /[.!?:]$/.test(text)) return null;
+    if (rows.some(([t]) => t === text)) return null;
+    if (term.querySelector('ul, ol, dl, pre, h1, h2, h3, h4, h5, h6')) return null;
+    rows.push([text, description]);
+  }
+  return rows.length >= 2 ? rows : null;
+}
+
 /**
  * Walks an element tree into blocks: headings, paragraphs (any run of inline content between block
  * elements), tables of data (as pipe tables) and images with their `width`/`height` attributes. A reference entry's term (`<dt>`)
@@ -204,6 +236,15 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
       let labelText: string | null;
       if (table) {
         blocks.push({ kind: 'paragraph', text: table });
+        continue;
+      }
+      const terms = tag === 'TABLE' ? definitionRows(el) : null;
+      if (terms) {
+        for (const [text, description] of terms) {
+          blocks.push({ kind: 'heading', level: LABEL_LEVEL, text });
+          walk(description);
+          flush();
+        }
         continue;
       }
       const heading = /^H([1-6])$/.exec(tag);
