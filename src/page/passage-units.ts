@@ -207,7 +207,7 @@ export function describeTextInPage(_: null): TextRoles | null {
       if (!contextOf.has(h)) {
         // The headings above it that it nests under: "cookie.parse(str, options) Options decode".
         const level = Number(
-          /^H([1-6])$/.exec(h.tagName)?.[1] ?? h.getAttribute('aria-level') ?? 2,
+          h.getAttribute('aria-level') ?? /^H([1-6])$/.exec(h.tagName)?.[1] ?? 2,
         );
         while (chain.length > 0 && chain[chain.length - 1]!.level >= level) chain.pop();
         chain.push({ level, text: squash(h.textContent) });

@@ -35,20 +35,37 @@ store.clear();
 \`\`\`
 `;
 
+// A man page's options as HTML: a heading, then terms with their flag and argument apart; and a
+// term under an h6.
+const OPTIONS_HTML = `<html><head><title>Mooring tool</title></head><body><main>
+<h1>Mooring tool</h1><h2>Usage</h2><p>The mooring tool reads a plan and writes a chart.</p>
+<h3>Flags</h3><dl>
+<dt><b>-G</b><i>name</i></dt><dd>Sets a chart attribute by name for every mooring.</dd>
+<dt><b>-o</b><i>outfile</i></dt><dd>Writes the chart to a file instead of standard output.</dd>
+</dl><h4>Quiet</h4><h5>Levels</h5><h6>Warnings</h6>
+<dl><dt>three</dt><dd>Three levels of quiet drop every warning.</dd></dl>
+</main></body></html>`;
+
 describe('passages of a Markdown document as the embedded service renders it', () => {
   let server: TestServer;
   let browser: DriverBrowser;
   let page: AnyPage;
+  let optionsUrl: string;
 
   beforeAll(async () => {
     server = await startTestServer();
-    const file = path.join(tempDir('svc-rendered-doc-'), 'mooring-store.md');
+    const dir = tempDir('svc-rendered-doc-');
+    const file = path.join(dir, 'mooring-store.md');
     writeFileSync(file, MARKDOWN);
-    expect((await server.engines.index.indexPaths([file])).failed).toEqual([]);
+    const options = path.join(dir, 'mooring-tool.html');
+    writeFileSync(options, OPTIONS_HTML);
+    expect((await server.engines.index.indexPaths([file, options])).failed).toEqual([]);
     const client = new Client({ baseURL: server.url, apiKey: server.apiKey! });
     const { results } = await client.search.create({ query: 'TideStore moorings in memory' });
+    const tool = await client.search.create({ query: 'mooring tool chart standard output' });
     await client.close();
     const url = results.flat()[0]!.url;
+    optionsUrl = tool.results.flat().find((r) => r.title === 'Mooring tool')!.url;
     browser = await launch('playwright');
     page = await browser.newPage();
     await visit(page, url);
@@ -67,6 +84,18 @@ describe('passages of a Markdown document as the embedded service renders it', (
     const [best] = await findPassages(page, 'The TideStore capacity is 256 moorings by default.');
     expect(best?.quote).toBe('capacity - The most moorings kept at once. Default 256.');
     expect(best?.context).toBe('Built-in stores TideStore');
+  });
+
+  it("gives a term's text the headings it nests under, not the term before it", async () => {
+    // "Flags" and "-G name" start one chunk and "-o outfile" the next: "-o" stands under "Flags"
+    // alone, and a term nested past h6 under all of its own.
+    const options = await browser.newPage();
+    await visit(options, optionsUrl);
+    const [output] = await findPassages(options, 'The -o flag writes the chart to a file.');
+    expect(output?.quote).toBe('Writes the chart to a file instead of standard output.');
+    expect(output?.context).toBe('Usage Flags -o outfile');
+    const [quiet] = await findPassages(options, 'Three levels of quiet drop every warning.');
+    expect(quiet?.context).toBe('Usage Flags Quiet Levels Warnings three');
   });
 
   it('renders a pipe table as a table whose rows are candidates under its header', async () => {

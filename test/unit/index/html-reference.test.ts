@@ -89,6 +89,22 @@ describe('readHtml on reference entries', () => {
     ]);
   });
 
+  it("sets a term's placeholder apart from its flag", () => {
+    // A man page writes an option's argument in italics right after it: "-o outfile", not
+    // "-ooutfile", so the term holds the flag a claim names.
+    expect(
+      blocksOf(
+        '<dl><dt><b>-o</b><i>outfile</i></dt><dd>Write output to file <i>outfile</i>.</dd>' +
+          '<dt><b>-s</b>[<i>scale</i>]</dt><dd>Set input scale.</dd></dl>',
+      ),
+    ).toEqual([
+      { kind: 'heading', level: 7, text: '-o outfile' },
+      { kind: 'paragraph', text: 'Write output to file outfile.' },
+      { kind: 'heading', level: 7, text: '-s[scale]' },
+      { kind: 'paragraph', text: 'Set input scale.' },
+    ]);
+  });
+
   it('leaves tables of fields, questions, kinds and sentences as cells', () => {
     const paragraphs = (rows: [string, string][]) =>
       blocksOf(

@@ -90,6 +90,46 @@ describe('renderDocumentHtml', () => {
     );
   });
 
+  it('gives each heading the level of its depth, so a run of headings nests as a lone one', () => {
+    // "Usage", "Flags" and the term "-G" start one chunk; the term "-o" starts the next: both
+    // terms stand under "Flags" alone, at one level, whatever level each came with (a term's is
+    // 7); past h6 the level is an aria-level.
+    const { index: fresh } = openIndex();
+    const long = (what: string): string => `${what} ${'and so on at length. '.repeat(60)}`;
+    const { id } = fresh.addDocument({
+      source: 'test:levels',
+      url: 'https://example.org/levels',
+      title: 'Command-line usage',
+      blocks: [
+        { kind: 'heading', level: 2, text: 'Usage' },
+        { kind: 'heading', level: 3, text: 'Flags' },
+        { kind: 'heading', level: 7, text: '-G name' },
+        { kind: 'paragraph', text: long('Sets a graph attribute.') },
+        { kind: 'heading', level: 7, text: '-o outfile' },
+        { kind: 'paragraph', text: long('Writes output to outfile.') },
+        { kind: 'heading', level: 7, text: 'deep' },
+        { kind: 'heading', level: 8, text: 'deeper' },
+        { kind: 'heading', level: 9, text: 'deepest' },
+        { kind: 'heading', level: 10, text: 'below h6' },
+        { kind: 'paragraph', text: 'Nested terms.' },
+      ],
+    });
+    const { document } = parseHTML(fresh.renderDocumentHtml(id)!);
+    const headings = Array.from(document.querySelectorAll('section h2,h3,h4,h5,h6')).map(
+      (h) => `${h.tagName} ${h.getAttribute('aria-level') ?? '-'} ${h.textContent}`,
+    );
+    expect(headings).toEqual([
+      'H2 - Usage',
+      'H3 - Flags',
+      'H4 - -G name',
+      'H4 - -o outfile',
+      'H4 - deep',
+      'H5 - deeper',
+      'H6 - deepest',
+      'H6 7 below h6',
+    ]);
+  });
+
   it('returns null for an unknown id', () => {
     expect(index.renderDocumentHtml('0000000000000000')).toBeNull();
   });

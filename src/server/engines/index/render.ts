@@ -91,7 +91,12 @@ function paragraphHtml(para: string, tables: TableState): string {
   return `<table><thead>${row(head!, 'th')}</thead><tbody>${rows.map((r) => row(r, 'td')).join('')}</tbody></table>`;
 }
 
-function chunkHtml(chunk: ChunkRecord, images: IndexImage[], tables: TableState): string {
+function chunkHtml(
+  chunk: ChunkRecord,
+  images: IndexImage[],
+  tables: TableState,
+  titles: ReadonlySet<string>,
+): string {
   const parts: string[] = [];
   let pos = chunk.charStart;
   const pending = [...images];
@@ -101,12 +106,20 @@ function chunkHtml(chunk: ChunkRecord, images: IndexImage[], tables: TableState)
   };
   const paras = chunk.text.split('\n\n');
   const headings = leadingHeadings(chunk, paras);
+  // The depth in the heading path of the chunk's first heading, not counting a level-1 heading
+  // at its top (a Markdown "# Title"): that one is h2, as are the sections under it.
+  const top = titles.has(chunk.headingPath[0] ?? '') ? 1 : 0;
+  const depth = chunk.headingPath.length - headings - top;
   paras.forEach((para, i) => {
     emitImagesUpTo(pos);
     if (i < headings) {
-      // h1 is the document title, so section headings are h2 at most; a run nests one level each.
-      const level = Math.min(6, Math.max(2, chunk.headingLevel + i));
-      parts.push(`<h${level}>${escapeHtml(para)}</h${level}>`);
+      // Levels follow the heading path, whatever levels the source used or skipped: h1 is the
+      // document title, so a top-level section is h2, and each heading is one level below the
+      // one it stands under. A run of headings ("Flags" then the term "-G") and the next term
+      // alone ("-o") so nest alike. Below h6 the level is given as `aria-level`.
+      const level = Math.max(2, 2 + depth + i);
+      const open = level > 6 ? `<h6 aria-level="${level}">` : `<h${level}>`;
+      parts.push(`${open}${escapeHtml(para)}</h${Math.min(level, 6)}>`);
     } else {
       parts.push(paragraphHtml(para, tables));
     }
@@ -156,10 +169,14 @@ export function renderDocumentHtml(doc: IndexedDocument): string {
     })
     .join('');
   const tables: TableState = { header: null };
+  // A level-1 heading always stands first in its heading path.
+  const titles = new Set(
+    doc.chunks.filter((c) => c.headingLevel === 1).map((c) => c.headingPath[0]!),
+  );
   const sections = doc.chunks
     .map(
       (c) =>
-        `<section id="c${c.ordinal}" data-char-start="${c.charStart}" data-char-end="${c.charEnd}">\n${chunkHtml(c, byChunk.get(c.ordinal) ?? [], tables)}\n</section>`,
+        `<section id="c${c.ordinal}" data-char-start="${c.charStart}" data-char-end="${c.charEnd}">\n${chunkHtml(c, byChunk.get(c.ordinal) ?? [], tables, titles)}\n</section>`,
     )
     .join('\n');
   // The file it was indexed from, for reports that cite this page (see `visit` in src/page).

@@ -153,6 +153,30 @@ function pipeTable(table: Element): string | null {
   return [line(head!), line(head!.map(() => '---')), ...body.map(line)].join(' ');
 }
 
+/** Inline elements that set a placeholder apart: `-o<i>outfile</i>`. */
+const PLACEHOLDER_TAGS = new Set(['I', 'EM', 'VAR']);
+
+/**
+ * A term's text, whitespace collapsed, with a space before a placeholder that follows a flag or
+ * name directly (`<b>-o</b><i>outfile</i>`, as man pages write an option's argument, reads
+ * `-o outfile`): a claim names the flag, `-o`, which `-ooutfile` does not hold.
+ */
+function termText(el: Element): string {
+  let text = '';
+  const walk = (node: Node): void => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === 3) text += child.textContent ?? '';
+      else if (child.nodeType === 1) {
+        const tag = (child as Element).tagName.toUpperCase();
+        if (PLACEHOLDER_TAGS.has(tag) && /[\w-]$/.test(text)) text += ' ';
+        walk(child);
+      }
+    }
+  };
+  walk(el);
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 /** Longest term of a {@link definitionRows} table: a name or a short phrase, not a sentence. */
 const MAX_TERM_CHARS = 80;
 
@@ -172,7 +196,7 @@ function definitionRows(table: Element): [string, Element][] | null {
     const cells = Array.from(tr.children).filter((c) => /^T[DH]$/i.test(c.tagName));
     if (cells.length !== 2) return null;
     const [term, description] = cells as [Element, Element];
-    const text = (term.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = termText(term);
     if (term.tagName.toUpperCase() === 'TH' && description.tagName.toUpperCase() === 'TH')
       return null;
     // "Description:" labels a field of a record and "Q:" a question, not a term; a term repeated
@@ -258,7 +282,7 @@ export function htmlToBlocks(root: Element, baseUrl: string | null): Block[] {
         if (prose) for (const para of prose) blocks.push({ kind: 'paragraph', text: para });
         else if (text) blocks.push({ kind: 'paragraph', text });
       } else if (tag === 'DT' && !el.querySelector('p, div, ul, ol, table, pre')) {
-        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const text = termText(el);
         // Terms in a row name one description ("-v" then "--verbose", a function's overloads):
         // they make one heading, so the description stands under all of them.
         const last = blocks[blocks.length - 1];
