@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 /**
  * Bumped when extraction or chunking changes, so re-indexing an unchanged file still rebuilds it.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * Creates the index tables (all prefixed `idx_`) if they do not exist. Idempotent.
