@@ -523,7 +523,11 @@ export function analyze(written: string): Analysis {
       ((i > 0 && (spaces[i] ?? '') === '') ||
         (i > 0 &&
           /^(?:no|a|an|the|or|and|nor|of|in|with|without|as|like)$/i.test(values[i - 1] ?? '')) ||
-        /^[([,]$/.test(values[i - 1] ?? ''));
+        /^[([,]$/.test(values[i - 1] ?? '') ||
+        // After any word, before a name no sentence opens with: a lower-case word or a short
+        // capital one ("rather than .PE", "than .txt"), not "end .The".
+        (/^[\p{L}\p{N}]/u.test(values[i - 1] ?? '') &&
+          /^(?:[a-z_$][\w$-]*|[A-Z\d]{1,5})$/.test(values[i + 1] ?? '')));
     const closesAside = value === ')' && aside;
     if (opensAside) aside = true;
     if (closesAside) aside = false;

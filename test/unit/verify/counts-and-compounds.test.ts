@@ -196,4 +196,18 @@ describe('verifyClaim: names that label a sentence, and denials that reach furth
     expect(a.tokens.filter((t) => t.text === '.' && !t.joined)).toHaveLength(1);
     expect(new Set(a.tokens.slice(0, 7).map((t) => t.clause)).size).toBe(1);
   });
+
+  it("reads a dot opening a name after any word as the name's, so a denial reaches it", () => {
+    const a = analyze('If a picture ends with .PF rather than .PE, the position returns.');
+    expect(a.tokens.find((t) => t.text === 'PE')?.negated).toBe(true);
+    expectSupported(
+      'If a picture ends with .PF rather than .PE, the troff position returns to where it was at the start of the picture.',
+      'If .PF is used instead of .PE, the troff position is restored to what it was at the picture start.',
+    );
+    expectConflict(
+      'The standard filename extension is .rst rather than .txt, because the sources are meant to be readable as plain text.',
+      'Most operating systems already associate .txt with text files, so .txt is the standard filename extension: the sources are meant to be readable as plain text.',
+      'negation',
+    );
+  });
 });
