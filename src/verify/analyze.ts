@@ -45,6 +45,8 @@ export interface Token {
    * `asyncStart.bindStore()`), which ends no clause and no sentence.
    */
   joined: boolean;
+  /** For a word glued by hyphens to others ("gunzip-maybe"), the whole name, lower case. */
+  compound?: string;
 }
 
 /** True when the token ends a sentence: `.`, `!` or `?`, not a name's dot (`path.basename`). */
@@ -724,6 +726,30 @@ export function analyze(written: string): Analysis {
     const stem = (stems[i] ?? lower).toLowerCase();
     tokens.push({ text: value, lower, lemma, stem, pos, negated, cue, content, clause, joined });
   });
+  // Words glued by hyphens ("gunzip-maybe", "tar-fs") make one name.
+  for (let i = 0; i < values.length; i++) {
+    let j = i;
+    while (
+      values[j + 1] === '-' &&
+      (spaces[j + 1] ?? ' ') === '' &&
+      (spaces[j + 2] ?? ' ') === '' &&
+      /^[\p{L}\p{N}]/u.test(values[j + 2] ?? '')
+    )
+      j += 2;
+    if (j === i || !/^[\p{L}\p{N}]/u.test(values[i] ?? '')) continue;
+    // Words of English glued are a compound word ("built-in", "read-only"), not a name.
+    const pieces = tokens.slice(i, j + 1).filter((_, k) => k % 2 === 0);
+    if (pieces.every((t) => loadWordNet().knows(t.lower) || loadWordNet().knows(t.lemma))) {
+      i = j;
+      continue;
+    }
+    const name = values
+      .slice(i, j + 1)
+      .join('')
+      .toLowerCase();
+    for (let k = i; k <= j; k += 2) tokens[k]!.compound = name;
+    i = j;
+  }
   // "without a warning or any chance to abort": a cue before a noun phrase denies each noun the
   // phrase joins with "or" ("without a warning and without a chance").
   tokens.forEach((t, n) => {

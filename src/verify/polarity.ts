@@ -208,6 +208,12 @@ function replacementSwaps(claim: Analysis, page: Analysis): Conflict[] {
 }
 
 /**
+ * True when two words are related and stand as words of the same kind: a piece of a name glued
+ * by hyphens ("gunzip" of "gunzip-maybe", "tar" of "tar-fs") is the name's, not the word's.
+ */
+const samePlace = (a: Token, b: Token): boolean => related(a, b) && a.compound === b.compound;
+
+/**
  * Polarity, clause by clause: each claim clause is paired with the page clauses sharing most of
  * its words (antonyms count as shared: they fill the same slot), and its parity of negation cues,
  * flipped once per antonym pair (`not enabled` = `disabled`, `not unusable` = `can be used`), must
@@ -273,7 +279,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       const shared: number[] = [];
       const rest: number[] = [];
       for (const i of c.words) {
-        const same = p.words.find((j) => related(claim.tokens[i]!, page.tokens[j]!));
+        const same = p.words.find((j) => samePlace(claim.tokens[i]!, page.tokens[j]!));
         if (same !== undefined) shared.push(same);
         else rest.push(i);
       }
@@ -336,7 +342,7 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     while (
       unstated < c.words.length - 1 &&
       /^(?:NOUN|PROPN)$/.test(claim.tokens[c.words[unstated]!]!.pos) &&
-      !page.tokens.some((t) => t.content && related(claim.tokens[c.words[unstated]!]!, t))
+      !page.tokens.some((t) => t.content && samePlace(claim.tokens[c.words[unstated]!]!, t))
     )
       unstated++;
     const needed = Math.min(2, c.words.length - unstated);

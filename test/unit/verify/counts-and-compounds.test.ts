@@ -197,6 +197,25 @@ describe('verifyClaim: names that label a sentence, and denials that reach furth
     expect(new Set(a.tokens.slice(0, 7).map((t) => t.clause)).size).toBe(1);
   });
 
+  it('reads words glued by hyphens as one name unless each is English ("built-in")', () => {
+    const a = analyze('Use gunzip-maybe, a built-in helper.');
+    expect(a.tokens.filter((t) => t.compound === 'gunzip-maybe').map((t) => t.text)).toEqual([
+      'gunzip',
+      'maybe',
+    ]);
+    expect(a.tokens.find((t) => t.text === 'built')?.compound).toBeUndefined();
+  });
+
+  it('pairs no denial with a word that is only part of another name', () => {
+    const page =
+      "It doesn't gunzip for you, so if you want to extract a .tar.gz with this you'll need to use something like gunzip-maybe in addition to this.";
+    expectConflict('tar-fs gunzips for you.', page, 'negation');
+    expectSupported(
+      'tar-fs does not gunzip for you, so to extract a .tar.gz with it you need something like gunzip-maybe as well.',
+      page,
+    );
+  });
+
   it("reads a dot opening a name after any word as the name's, so a denial reaches it", () => {
     const a = analyze('If a picture ends with .PF rather than .PE, the position returns.');
     expect(a.tokens.find((t) => t.text === 'PE')?.negated).toBe(true);
