@@ -20,8 +20,16 @@ export const opensUnless = (tokens: readonly Token[], i: number): boolean =>
 
 /** True when token `at` stands in a clause a condition word opens ("if you set it to true"). */
 export function inCondition(tokens: readonly Token[], at: number): boolean {
-  const clause = tokens[at]!.clause;
-  for (let k = at - 1; k >= 0 && tokens[k]!.clause === clause; k--) {
+  let clause = tokens[at]!.clause;
+  for (let k = at - 1; k >= 0; k--) {
+    if (tokens[k]!.clause !== clause) {
+      // A predicate joined with "or" / "and" and no subject of its own goes on with the case
+      // before it ("once you have typed 200 characters or have typed nothing for four seconds").
+      const first = tokens[k + 1]!;
+      const next = tokens[k + 2];
+      if (!/^(?:or|and)$/.test(first.lower) || !next || !/^(?:AUX|VERB)$/.test(next.pos)) break;
+      clause = tokens[k]!.clause;
+    }
     if (CONDITIONS.has(tokens[k]!.lower)) return true;
   }
   return false;

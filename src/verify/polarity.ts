@@ -237,6 +237,10 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
   // whichever clause shares most words.
   const echoed = (c: Clause): boolean =>
     pageClauses.some((p) => {
+      // A denial in the page's case ("if you know what should or should not be filtered") is no
+      // echo of the claim's plain one.
+      if (inCondition(page.tokens, p.words[0]!) && !inCondition(claim.tokens, c.words[0]!))
+        return false;
       const shared = c.words.filter((i) =>
         p.words.some((j) => related(claim.tokens[i]!, page.tokens[j]!)),
       );

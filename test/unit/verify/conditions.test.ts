@@ -217,3 +217,23 @@ describe('verifyClaim: the value a case gives', () => {
     expectSupported('If the request has no body, it returns null.', page);
   });
 });
+
+describe('verifyClaim: a predicate joined to a condition goes on with its case', () => {
+  const page =
+    'Content filtering is automatically disabled for inappropriate MIME types, but if you know better than Privoxy what should or should not be filtered you can filter any content you like.';
+
+  it('reads "or should not be filtered" as part of the "if" case, not as a denial of filtering', () => {
+    expectSupported(
+      'Privoxy automatically turns content filtering off for inappropriate MIME types, but users who know better than Privoxy can still filter any content they like.',
+      page,
+    );
+  });
+
+  it('still contradicts the denial of the consequence, which the case does not echo', () => {
+    expectConflict(
+      'Users who know what should be filtered cannot filter any content.',
+      'If you know what should or should not be filtered, you can filter any content.',
+      'negation',
+    );
+  });
+});
