@@ -288,6 +288,28 @@ function unstatedStatements(c: Analysis, words: readonly number[], matched: Set<
   return out;
 }
 
+/** Words that turn a sentence they stand next to: "does" + "not", "never" + "use eval()". */
+const TURNING = /^(?:not|n't|never|no|nor|none|nothing|without|unless|except|cannot|only)$/;
+
+/**
+ * True when `page` (normalised) holds the claim's text as whole words, with no denial or limit
+ * the claim leaves out just before or after it: "dbus-send currently does" is not stated by
+ * "dbus-send currently does not", nor "able to read the file" by "unable to read the file".
+ */
+function statedWhole(page: string, claim: string): boolean {
+  for (let at = page.indexOf(claim); at >= 0; at = page.indexOf(claim, at + 1)) {
+    const before = page.slice(0, at);
+    const after = page.slice(at + claim.length);
+    if (/[\p{L}\p{N}_]$/u.test(before) && /^[\p{L}\p{N}_]/u.test(claim)) continue;
+    if (/^[\p{L}\p{N}_]/u.test(after) && /[\p{L}\p{N}_]$/u.test(claim)) continue;
+    const next = /^\s*[,;:]?\s*([\p{L}']+)/u.exec(after)?.[1] ?? '';
+    const previous = /([\p{L}']+)\s*$/u.exec(before)?.[1] ?? '';
+    if (TURNING.test(next) || TURNING.test(previous) || /n't$/.test(previous)) continue;
+    return true;
+  }
+  return false;
+}
+
 /**
  * Decides whether `passage` supports `claim`. Numbers are compared with their units and bounds
  * (`30 s` = `30000 ms`, `up to three` = `at most 3`), dates and versions part by part; polarity
@@ -310,7 +332,7 @@ export function verifyClaim(
   const p = typeof passage === 'string' ? analyze(passage) : passage;
   const claimNorm = norm(c.text);
   const pageNorm = norm(p.text);
-  if (claimNorm.length > 0 && pageNorm.includes(claimNorm)) {
+  if (claimNorm.length > 0 && statedWhole(pageNorm, claimNorm)) {
     return {
       verdict: 'supported',
       conflicts: [],

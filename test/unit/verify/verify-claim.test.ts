@@ -349,6 +349,21 @@ describe('verifyClaim: paraphrases and unrelated passages', () => {
     expect(r).toMatchObject({ verdict: 'supported', coverage: 1 });
   });
 
+  it('takes no text as verbatim that the page turns just before or after it, or cuts in a word', () => {
+    const verbatim = (claim: string, page: string): boolean =>
+      verifyClaim(claim, page).reason.includes('verbatim');
+    expect(verbatim('The market opens at four.', 'The market opens at four, rain or shine.')).toBe(
+      true,
+    );
+    expect(verbatim('But dbus-send currently does.', 'But dbus-send currently does not.')).toBe(
+      false,
+    );
+    expect(verbatim('Use eval() to parse JSON.', 'Never use eval() to parse JSON.')).toBe(false);
+    expect(verbatim('Able to read the file.', 'Unable to read the file.')).toBe(false);
+    expect(verbatim('It does.', "It doesn't.")).toBe(false);
+    expectConflict('Use eval() to parse JSON.', 'Never use eval() to parse JSON.', 'negation');
+  });
+
   it('calls a passage about something else unrelated, not contradicted', () => {
     const r = verifyClaim(
       'The pool keeps idle sockets open for reuse.',
