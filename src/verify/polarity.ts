@@ -452,9 +452,16 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
     // two verbs in one slot, or a negated word the other clause states too ("will not retry" /
     // "will retry"). Otherwise the clauses pair by their nouns but predicate different things.
+    const wholeDenial = (x: (typeof pairs)[number]): boolean => {
+      const [mine, theirs] = [endingAux(claim, c), endingAux(page, x.clause)];
+      return mine !== undefined && theirs !== undefined && mine.denied !== theirs.denied;
+    };
     const touches = (x: (typeof pairs)[number]): boolean =>
       x.flips.length > 0 ||
       slot(x) ||
+      // Two clauses that end on their auxiliary, one denied ("but dbus-send currently does" /
+      // "but dbus-send currently does not"), state and deny the clause whole.
+      wholeDenial(x) ||
       // The act a denied use serves, which the claim affirms ("you should parse it with eval()"
       // against "do not use eval() to parse it").
       c.words.some(
@@ -665,16 +672,35 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       caseOnly(page, pageAt, c.cues, claim, claimAt)
     )
       continue;
+    // A clause denied whole by its last words is quoted by them ("does" / "does not").
+    const whole = wholeDenial(x);
     out.push({
       kind: 'negation',
-      claim: phrase(claim.tokens, claimAt),
-      page: phrase(page.tokens, pageAt),
+      claim: whole ? endingAux(claim, c)!.text : phrase(claim.tokens, claimAt),
+      page: whole ? endingAux(page, x.clause)!.text : phrase(page.tokens, pageAt),
     });
   }
   if (out.length === 0) out.push(...predicateFlips(claim, page, inClaim));
   if (out.length === 0) out.push(...exclusions(claim, page));
   if (out.length === 0) out.push(...valueDenials(claim, page), ...valueDenials(page, claim, true));
   return out;
+}
+
+/**
+ * The auxiliary clause `c` ends on, with the denial after it when there is one ("but dbus-send
+ * currently does not" gives "does not", denied; "but dbus-send currently does" gives "does"), or
+ * undefined when the clause ends on another word. A denial there leaves the verb phrase it denies
+ * out, so it denies the clause whole.
+ */
+function endingAux(a: Analysis, c: Clause): { text: string; denied: boolean } | undefined {
+  const id = a.tokens[c.words[0]!]!.clause;
+  let k = a.tokens.findLastIndex((t) => t.clause === id);
+  while (k > 0 && a.tokens[k]!.pos === 'PUNCT') k--;
+  if (k <= 0 || a.tokens[k]!.clause !== id) return undefined;
+  if (/^(?:not|n't|n’t)$/i.test(a.tokens[k]!.text) && a.tokens[k - 1]!.pos === 'AUX')
+    return { text: written(a.tokens.slice(k - 1, k + 1)), denied: true };
+  if (a.tokens[k]!.pos === 'AUX') return { text: a.tokens[k]!.text, denied: false };
+  return undefined;
 }
 
 /**

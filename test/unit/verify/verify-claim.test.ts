@@ -364,6 +364,23 @@ describe('verifyClaim: paraphrases and unrelated passages', () => {
     expectConflict('Use eval() to parse JSON.', 'Never use eval() to parse JSON.', 'negation');
   });
 
+  it('contradicts a clause the page denies whole by its last words ("does" / "does not")', () => {
+    const page = 'D-Bus supports more types than these, but dbus-send currently does not.';
+    expectConflict(
+      'D-Bus supports more types than these, but dbus-send currently does.',
+      page,
+      'negation',
+      {
+        claim: 'does',
+        page: 'does not',
+      },
+    );
+    expectSupported(
+      'D-Bus supports more types than these, but dbus-send currently does not.',
+      page,
+    );
+  });
+
   it('calls a passage about something else unrelated, not contradicted', () => {
     const r = verifyClaim(
       'The pool keeps idle sockets open for reuse.',
