@@ -93,8 +93,9 @@
 // `--record FILE` also keeps every page's candidate passages (see recipes/support/locate.ts);
 // `--replay FILE...` then judges those candidates again with the current code, without a browser,
 // and prints per record: claims judged right, verbatim and paraphrase supported, false claims
-// supported, number+negation contradicted, verdicts changed since the recording (`--changes` lists
-// the dev ones). A change of the verifier is measured on every claim set in seconds; a change of
+// supported, number+negation contradicted, supported true claims still supported once negated by
+// rule (bench/evidence/negate.ts), verdicts changed since the recording (`--changes` lists the dev
+// ones). A change of the verifier is measured on every claim set in seconds; a change of
 // what the page step finds (reading, passage units, search, statement splitting) needs a new
 // recording.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';

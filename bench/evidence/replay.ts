@@ -11,6 +11,7 @@ import type { Located, LocateRecord } from '../../recipes/support/locate.js';
 import { table } from '../../recipes/support/script.js';
 import type { LabelledClaim } from './claims.js';
 import { FALSE_KINDS, loadClaimSet } from './claims.js';
+import { negateClaim } from './negate.js';
 import type { ClaimResult } from './score.js';
 
 /** One claim of a recorded run: the text the checker looked up, on which page, and its verdict. */
@@ -37,6 +38,11 @@ export interface EvidenceRecord {
 export interface ReplayedClaim extends ClaimResult {
   /** The verdict it got when recorded. */
   recorded: string;
+  /**
+   * For a true claim judged `supported`: the verdict of the claim negated by rule
+   * ({@link negateClaim}), judged against the same candidates; absent when no rule applies.
+   */
+  negated?: string;
 }
 
 /** A record judged again. */
@@ -60,6 +66,9 @@ export function readRecord(file: string): EvidenceRecord {
 }
 
 const keyOf = (url: string, claim: string): string => `${url}\n${claim}`;
+
+/** The kinds of true claims, whose negations the replay judges too. */
+const TRUE_KINDS: readonly string[] = ['verbatim', 'paraphrase'];
 
 /**
  * Judges every claim of `record` again. A claim whose page has no candidates recorded (a wall, a
@@ -99,7 +108,23 @@ export async function replayRecord(
       continue;
     }
     const l = (await locate(at.page))[at.index]!;
-    results.push(result(claim, rc.verdict, verdictOf(l), l.judged.reason, l));
+    const judged = result(claim, rc.verdict, verdictOf(l), l.judged.reason, l);
+    const negated =
+      TRUE_KINDS.includes(claim.kind) && judged.verdict === 'supported' && negateClaim(rc.text!);
+    if (negated) {
+      // The negated claim is looked up where the claim was: its searches answer it.
+      const searches = at.page.searches.map((x) =>
+        x.claim === rc.text ? { ...x, claim: negated } : x,
+      );
+      const [n] = await locateAll(
+        replaySource(searches),
+        [negated],
+        at.page.context,
+        at.page.semantic,
+      );
+      judged.negated = verdictOf(n!);
+    }
+    results.push(judged);
   }
   return { claimsFile, results, misses };
 }
@@ -134,6 +159,8 @@ export interface Tally {
   falseSupported: [number, number];
   /** Number and negation claims judged contradicted. */
   contradicted: [number, number];
+  /** Supported true claims whose negation by rule is still judged supported. */
+  negatedSupported: [number, number];
   /** Verdicts that differ from the recorded ones. */
   changed: number;
 }
@@ -152,6 +179,10 @@ export function tally(results: readonly ReplayedClaim[]): Tally {
     paraphrase: pair(['paraphrase'], supported),
     falseSupported: pair(FALSE_KINDS, supported),
     contradicted: pair(['number', 'negation'], (r) => r.verdict === 'contradicted'),
+    negatedSupported: [
+      results.filter((r) => r.negated === 'supported').length,
+      results.filter((r) => r.negated !== undefined).length,
+    ],
     changed: results.filter((r) => r.verdict !== r.recorded).length,
   };
 }
@@ -168,6 +199,7 @@ function tallyRow(name: string, t: Tally, misses: number): (string | number)[] {
     fraction(t.paraphrase),
     fraction(t.falseSupported),
     fraction(t.contradicted),
+    fraction(t.negatedSupported),
     t.changed,
     misses,
   ];
@@ -207,6 +239,7 @@ export function renderReplays(replays: readonly Replay[], split: 'dev' | 'test' 
       'paraphrase sup',
       'false sup',
       'num+neg con',
+      'negated sup',
       'changed',
       'misses',
     ],

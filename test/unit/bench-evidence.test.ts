@@ -10,6 +10,7 @@ import {
   loadClaimSet,
 } from '../../bench/evidence/claims.js';
 import type { ClaimSet } from '../../bench/evidence/claims.js';
+import { negateClaim } from '../../bench/evidence/negate.js';
 import { replayRecord, tally } from '../../bench/evidence/replay.js';
 import type { EvidenceRecord } from '../../bench/evidence/replay.js';
 import { citationScores, scoreKinds } from '../../bench/evidence/score.js';
@@ -173,7 +174,7 @@ describe('evidence replay', () => {
   });
 
   it('judges recorded candidates again, and keeps the recorded verdict of a claim without any', async () => {
-    const verbatim = find('verbatim');
+    const verbatim = set.claims.find((c) => c.kind === 'verbatim' && negateClaim(c.claim))!;
     const negation = find('negation');
     const wall = find('blocked');
     const url = 'http://127.0.0.1:1/docs/a';
@@ -205,6 +206,9 @@ describe('evidence replay', () => {
       ],
     };
     const replay = await replayRecord(record);
+    // The verbatim claim, supported, is negated by rule and judged against its candidates.
+    expect(negateClaim(verbatim.claim)).not.toBeNull();
+    expect(replay.results[0]!.negated).toBe('contradicted');
     expect(replay.results.map((r) => [r.claim.id, r.recorded, r.verdict])).toEqual([
       [verbatim.id, 'not_found', 'supported'],
       [negation.id, 'supported', 'not_found'],
@@ -218,7 +222,21 @@ describe('evidence replay', () => {
       right: 2,
       verbatim: [1, 1],
       falseSupported: [0, 1],
+      negatedSupported: [0, 1],
       changed: 2,
     });
+  });
+
+  it('negates a claim by rule: a denial dropped, or the first verb phrase denied', () => {
+    expect(negateClaim('The limit is 1 MiB.')).toBe('The limit is not 1 MiB.');
+    expect(negateClaim("It doesn't gunzip for you.")).toBe('It does gunzip for you.');
+    expect(negateClaim('tar-fs cannot do it.')).toBe('tar-fs can do it.');
+    expect(negateClaim("Pako won't work.")).toBe('Pako will work.');
+    expect(negateClaim('The pool keeps idle sockets open.')).toBe(
+      'The pool does not keep idle sockets open.',
+    );
+    // "not only" is a limit, not a denial; "does nothing" has no verb phrase to deny.
+    expect(negateClaim('It is not only fast.')).toBeNull();
+    expect(negateClaim('-Cr does nothing here.')).toBeNull();
   });
 });
