@@ -25,8 +25,10 @@ export function inCondition(tokens: readonly Token[], at: number): boolean {
     if (tokens[k]!.clause !== clause) {
       // A predicate joined with "or" / "and" and no subject of its own goes on with the case
       // before it ("once you have typed 200 characters or have typed nothing for four seconds").
-      const first = tokens[k + 1]!;
-      const next = tokens[k + 2];
+      let f = k + 1;
+      while (tokens[f]?.pos === 'PUNCT' && tokens[f]!.clause === clause) f++;
+      const first = tokens[f]!;
+      const next = tokens[f + 1];
       if (!/^(?:or|and)$/.test(first.lower) || !next || !/^(?:AUX|VERB)$/.test(next.pos)) break;
       clause = tokens[k]!.clause;
     }

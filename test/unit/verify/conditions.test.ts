@@ -235,5 +235,11 @@ describe('verifyClaim: a predicate joined to a condition goes on with its case',
       'If you know what should or should not be filtered, you can filter any content.',
       'negation',
     );
+    // The case goes on past a comma before "or".
+    expectConflict(
+      'Users who know what should be filtered cannot filter any content.',
+      'If you know what should be filtered, or should not be filtered, you can filter any content.',
+      'negation',
+    );
   });
 });
