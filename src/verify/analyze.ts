@@ -106,7 +106,7 @@ const engine = (): WinkMethods => (nlp ??= winkNLP(model));
  * Negation cues: a closed class of English function words (wink-nlp marks a negation scope but
  * does not expose its cues, and does not treat `without` as one).
  */
-const CUES = new Set([
+export const CUES: ReadonlySet<string> = new Set([
   'not',
   "n't",
   'never',

@@ -452,16 +452,17 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     // A parity difference is evidence only when it touches what both clauses say: an antonym pair,
     // two verbs in one slot, or a negated word the other clause states too ("will not retry" /
     // "will retry"). Otherwise the clauses pair by their nouns but predicate different things.
-    const wholeDenial = (x: (typeof pairs)[number]): boolean => {
+    // The last words of both clauses when they end on their auxiliary, one denied, else undefined.
+    const wholeDenial = (x: (typeof pairs)[number]): [string, string] | undefined => {
       const [mine, theirs] = [endingAux(claim, c), endingAux(page, x.clause)];
-      return mine !== undefined && theirs !== undefined && mine.denied !== theirs.denied;
+      return mine && theirs && mine.denied !== theirs.denied ? [mine.text, theirs.text] : undefined;
     };
     const touches = (x: (typeof pairs)[number]): boolean =>
       x.flips.length > 0 ||
       slot(x) ||
       // Two clauses that end on their auxiliary, one denied ("but dbus-send currently does" /
       // "but dbus-send currently does not"), state and deny the clause whole.
-      wholeDenial(x) ||
+      wholeDenial(x) !== undefined ||
       // The act a denied use serves, which the claim affirms ("you should parse it with eval()"
       // against "do not use eval() to parse it").
       c.words.some(
@@ -676,8 +677,8 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
     const whole = wholeDenial(x);
     out.push({
       kind: 'negation',
-      claim: whole ? endingAux(claim, c)!.text : phrase(claim.tokens, claimAt),
-      page: whole ? endingAux(page, x.clause)!.text : phrase(page.tokens, pageAt),
+      claim: whole?.[0] ?? phrase(claim.tokens, claimAt),
+      page: whole?.[1] ?? phrase(page.tokens, pageAt),
     });
   }
   if (out.length === 0) out.push(...predicateFlips(claim, page, inClaim));

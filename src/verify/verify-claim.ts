@@ -5,7 +5,7 @@
  * something else.
  */
 import { comparable, compareQuantities } from './compare-quantities.js';
-import { analyze } from './analyze.js';
+import { CUES, analyze } from './analyze.js';
 import type { Analysis, KeyTerm, Token } from './analyze.js';
 import { quantityAlignment, termAlignment } from './align.js';
 import {
@@ -288,8 +288,11 @@ function unstatedStatements(c: Analysis, words: readonly number[], matched: Set<
   return out;
 }
 
-/** Words that turn a sentence they stand next to: "does" + "not", "never" + "use eval()". */
-const TURNING = /^(?:not|n't|never|no|nor|none|nothing|without|unless|except|cannot|only)$/;
+/**
+ * Words that turn a sentence they stand next to: the negation cues ("does" + "not", "never" +
+ * "use eval()") and the words that limit it to a case.
+ */
+const TURNING: ReadonlySet<string> = new Set([...CUES, 'unless', 'except', 'only']);
 
 /**
  * True when `page` (normalised) holds the claim's text as whole words, with no denial or limit
@@ -304,7 +307,7 @@ function statedWhole(page: string, claim: string): boolean {
     if (/^[\p{L}\p{N}_]/u.test(after) && /[\p{L}\p{N}_]$/u.test(claim)) continue;
     const next = /^\s*[,;:]?\s*([\p{L}']+)/u.exec(after)?.[1] ?? '';
     const previous = /([\p{L}']+)\s*$/u.exec(before)?.[1] ?? '';
-    if (TURNING.test(next) || TURNING.test(previous) || /n't$/.test(previous)) continue;
+    if (TURNING.has(next) || TURNING.has(previous) || /n't$/.test(previous)) continue;
     return true;
   }
   return false;
