@@ -40,6 +40,7 @@ import {
 } from './comparisons.js';
 import { datedOrderConflicts, orderConflicts, stepConflicts, unstatedOrders } from './orders.js';
 import { deniedActs, polarityConflicts } from './polarity.js';
+import { deniedVerbatim } from './denied-verbatim.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
 import { reversals } from './reversals.js';
@@ -313,6 +314,10 @@ function statedWhole(page: string, claim: string): boolean {
   return false;
 }
 
+/** A conflict in words: `negation: the claim says "not much", the page "much"`. */
+const describe = (x: Conflict): string =>
+  `${x.kind}: the claim says "${x.claim}", the page "${x.page}"`;
+
 /**
  * Decides whether `passage` supports `claim`. Numbers are compared with their units and bounds
  * (`30 s` = `30000 ms`, `up to three` = `at most 3`), dates and versions part by part; polarity
@@ -333,6 +338,23 @@ export function verifyClaim(
 ): ClaimVerification {
   const c = typeof claim === 'string' ? analyze(claim) : claim;
   const p = typeof passage === 'string' ? analyze(passage) : passage;
+  const r = weigh(c, p, options);
+  if (r.verdict === 'contradicted') return r;
+  // The page's own words with a denial added or dropped say the opposite, whatever the checks
+  // above made of the word it denies.
+  const denied = deniedVerbatim(c, p);
+  if (!denied) return r;
+  return {
+    verdict: 'contradicted',
+    conflicts: [denied],
+    missing: [],
+    coverage: 1,
+    reason: `the passage states the claim word for word but for a denial: ${describe(denied)}`,
+  };
+}
+
+/** {@link verifyClaim} but for a denial added to the page's own words. */
+function weigh(c: Analysis, p: Analysis, options: VerifyClaimOptions): ClaimVerification {
   const claimNorm = norm(c.text);
   const pageNorm = norm(p.text);
   if (claimNorm.length > 0 && statedWhole(pageNorm, claimNorm)) {
@@ -667,8 +689,6 @@ export function verifyClaim(
   const conflictWords = conflicts.filter((x) => x.kind === 'term').length;
   const relatedness = (matched.size + opposed.size + conflictWords) / total;
   const minRelated = options.minRelatedCoverage ?? CLAIM_DEFAULTS.minRelatedCoverage;
-  const describe = (x: Conflict): string =>
-    `${x.kind}: the claim says "${x.claim}", the page "${x.page}"`;
   if (conflicts.length > 0) {
     // A contradiction needs the facts aligned word by word: a passage close in meaning (a
     // sentence embedding measures topic) that shares few of the claim's words states other facts.

@@ -1,0 +1,56 @@
+// A denial added to the page's own words, or dropped from them, whatever word it denies ("is not
+// much faster", "is not the one", "does not limit").
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/verify/index.js';
+import { deniedVerbatim } from '../../../src/verify/denied-verbatim.js';
+import { expectConflict, expectSupported } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+describe('a denial added to the words of the page', () => {
+  it('contradicts, whichever word the denial stands before', () => {
+    expectConflict(
+      'Lexing templates with large amounts of whitespace is not much faster.',
+      'Lexing templates with large amounts of whitespace is much faster.',
+      'negation',
+      { claim: 'is not much', page: 'is much' },
+    );
+    // "not simply" is no "not only": the page says it is simply thrown out.
+    expectConflict(
+      'The comment is not simply thrown out.',
+      'The comment is simply thrown out.',
+      'negation',
+    );
+    // Dropped from the page's words: "is not the one" / "is the one".
+    expectConflict(
+      'Again the URI to be provided is the one which was used when registering the module.',
+      'Again the URI to be provided is not the one which was used when registering the module.',
+      'negation',
+      { claim: 'is the', page: 'is not the' },
+    );
+    // "does" only carries the denial: "does not limit" / "limits".
+    expectConflict(
+      'Undici does not limit the number of content encodings.',
+      'Undici limits the number of content encodings.',
+      'negation',
+    );
+  });
+
+  it('leaves the words of the page as they are when no denial differs', () => {
+    expectSupported(
+      'Lexing templates with large amounts of whitespace is much faster.',
+      'Lexing templates with large amounts of whitespace is much faster.',
+    );
+    // "whether or not" names both cases; it denies nothing.
+    expect(
+      deniedVerbatim(
+        analyze('Whether the cache is set, the pool keeps its sockets open.'),
+        analyze('Whether or not the cache is set, the pool keeps its sockets open.'),
+      ),
+    ).toBeUndefined();
+    // Too few words to be the page's own.
+    expect(deniedVerbatim(analyze('It is not fast.'), analyze('It is fast.'))).toBeUndefined();
+  });
+});
