@@ -1045,3 +1045,71 @@ export function deniedActs(
   }
   return [];
 }
+
+/**
+ * The mirror of {@link deniedActs}: a claim clause that denies an act ("generateMap does not
+ * produce a version 3 sourcemap") where the page's clause about the same things states an act of
+ * its own, in words the claim has not, with no negation ("Generates a version 3 sourcemap"): the
+ * claim most likely adds a "not" and rewords the verb, so its denial is not stated. The claim's
+ * denied word is returned, to be reported missing.
+ */
+export function unstatedDenials(
+  claim: Analysis,
+  page: Analysis,
+  matched: ReadonlySet<number>,
+): string[] {
+  const pageClauses = clausesOf(page);
+  for (const [i, x] of claim.tokens.entries()) {
+    if (!x.negated || !x.content || matched.has(i)) continue;
+    // A noun after "no" is a thing said to be absent ("has no limit"), not a denied act.
+    const act = /^(?:VERB|ADJ)$/.test(x.pos) || deniedAfterAux(claim.tokens, i);
+    if (!act || claim.tokens[i - 1]?.lower === 'no') continue;
+    if (setAsideFor(claim.tokens, i)) continue;
+    if (inCondition(claim.tokens, i)) continue;
+    if (page.tokens.some((t) => t.content && areAntonyms(t, x))) continue;
+    const mine = claim.tokens.flatMap((t, k) =>
+      t.content && k !== i && t.clause === x.clause ? [k] : [],
+    );
+    // The word the denial leaves the act with: its object, or its subject when it ends the clause.
+    const held = mine.find((k) => k > i) ?? mine.findLast((k) => k < i);
+    if (held === undefined) continue;
+    const overlap = (words: readonly number[]): number =>
+      mine.filter((k) => words.some((j) => related(claim.tokens[k]!, page.tokens[j]!))).length;
+    // The page's clauses about the same act: they state that word and another of the clause.
+    const about = pageClauses.filter(
+      (pc) =>
+        overlap(pc.words) >= 2 &&
+        pc.words.some((j) => related(claim.tokens[held]!, page.tokens[j]!)),
+    );
+    const best = Math.max(0, ...about.map((pc) => overlap(pc.words)));
+    const closest = about.filter((pc) => overlap(pc.words) === best);
+    // One of them that denies or sets something aside may state the denial in other words.
+    const plain = (pc: Clause): boolean => {
+      const id = page.tokens[pc.words[0]!]!.clause;
+      return (
+        pc.cues === 0 &&
+        !pc.words.some((j) => page.tokens[j]!.negated) &&
+        !page.tokens.some((t) => t.clause === id && SETS_ASIDE.has(t.lower))
+      );
+    };
+    if (closest.length === 0 || !closest.every(plain)) continue;
+    const stated = closest.some(
+      (pc) =>
+        !inCondition(page.tokens, pc.words[0]!) &&
+        pc.words.some((j) => {
+          const t = page.tokens[j]!;
+          return (
+            t.pos === 'VERB' &&
+            !DENYING.has(t.lemma) &&
+            !/^(?:un|non|dis|in)/.test(t.lower) &&
+            // A piece of the claim's identifier is no word of its act ("generateMap" / "Generates").
+            !claim.tokens.some(
+              (c) => c.content && !/\p{Ll}\p{Lu}|[._$]/u.test(c.text) && related(c, t),
+            )
+          );
+        }),
+    );
+    if (stated) return [`not ${x.text}`];
+  }
+  return [];
+}

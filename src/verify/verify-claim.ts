@@ -39,7 +39,7 @@ import {
   unstatedComparisons,
 } from './comparisons.js';
 import { datedOrderConflicts, orderConflicts, stepConflicts, unstatedOrders } from './orders.js';
-import { deniedActs, polarityConflicts } from './polarity.js';
+import { deniedActs, polarityConflicts, unstatedDenials } from './polarity.js';
 import { deniedVerbatim } from './denied-verbatim.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
@@ -854,6 +854,7 @@ function weigh(c: Analysis, p: Analysis, options: VerifyClaimOptions): ClaimVeri
   }
   missing.push(...unstatedStatements(c, words, matched));
   missing.push(...deniedActs(c, p, matched));
+  missing.push(...unstatedDenials(c, p, matched));
   missing.push(...unnamedOptions(c.text, `${p.text} ${options.context ?? ''}`));
   if (missing.length > 0) {
     return {

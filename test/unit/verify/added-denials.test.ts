@@ -1,7 +1,8 @@
 // A denial added to the page's own words, or dropped from them, whatever word it denies ("is not
-// much faster", "is not the one", "does not limit").
+// much faster", "is not the one", "does not limit"); and a denial the claim adds while rewording
+// the verb of a page clause that states the act plainly ("does not produce" / "Generates").
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../../src/verify/index.js';
+import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import { deniedVerbatim } from '../../../src/verify/denied-verbatim.js';
 import { expectConflict, expectSupported } from './expect-verdict.js';
 
@@ -52,5 +53,38 @@ describe('a denial added to the words of the page', () => {
     ).toBeUndefined();
     // Too few words to be the page's own.
     expect(deniedVerbatim(analyze('It is not fast.'), analyze('It is fast.'))).toBeUndefined();
+  });
+});
+
+describe('a denial added while rewording the verb', () => {
+  it('is not stated by a page clause that states the act plainly', () => {
+    const r = verifyClaim(
+      'generateMap does not produce a version 3 sourcemap.',
+      'Generates a version 3 sourcemap.',
+      { context: 'generateMap(options)' },
+    );
+    expect(r.verdict, r.reason).not.toBe('supported');
+    expect(r.missing).toContain('not produce');
+    expect(
+      verifyClaim(
+        'The ignore package is not written in pure JavaScript.',
+        'ignore is a manager, filter and parser which is implemented in pure JavaScript.',
+      ).verdict,
+    ).not.toBe('supported');
+  });
+
+  it('is stated by a denying verb, and is only a case under a condition', () => {
+    expectSupported(
+      'The parser does not accept empty containers.',
+      'The parser rejects empty containers.',
+    );
+    expectSupported(
+      'If the config file does not exist, the loader creates it with defaults.',
+      'The loader creates the config file with defaults.',
+    );
+    expectSupported(
+      'The ignore package is written in pure JavaScript.',
+      'ignore is a manager, filter and parser which is implemented in pure JavaScript.',
+    );
   });
 });
