@@ -243,8 +243,14 @@ export function judgeCandidates(
   // this static method was added" against "return true if the passed object is an instance of
   // BufferList or BufferListStream and false otherwise", for "returns false for a
   // BufferListStream instance").
+  // At equal coverage and score, a passage found by the claim's exact words is nearer than one
+  // found by likeness ("Libxslt is not very specialized" against "More specialized memory
+  // handling approaches are possible", for "Libxslt is very specialized").
   const closer = (x: Checked, y: Checked): boolean =>
-    x.v.coverage > y.v.coverage || (x.v.coverage === y.v.coverage && x.match.score > y.match.score);
+    x.v.coverage > y.v.coverage ||
+    (x.v.coverage === y.v.coverage &&
+      (x.match.score > y.match.score ||
+        (x.match.score === y.match.score && RANK[x.match.method] < RANK[y.match.method])));
   // So does one standing under the claim's subject (its heading or definition term names a key
   // term of the claim) against a support under another entry that names it in passing ("-a:
   // Append ... instead of overwriting it. Only useful with -o" backing "-o does not overwrite",

@@ -28,6 +28,22 @@ describe('judgeCandidates: the passage that states the claim best decides', () =
   });
 });
 
+describe('judgeCandidates: the claim found by its own words', () => {
+  it('outweighs a support found by likeness that states as much and scores as high', () => {
+    const claim = analyze('Libxslt is very specialized.');
+    const exact = 'Libxslt is not very specialized.';
+    const loose =
+      'More specialized memory handling approaches are possible, like building the input tree progressively.';
+    const j = judgeCandidates(
+      claim,
+      [match('fuzzy', 1, loose), match('exact', 1, exact)],
+      'Libxslt internals',
+    );
+    expect(j.verdict, j.reason).toBe('contradicted');
+    expect(j.match?.quote).toBe(exact);
+  });
+});
+
 describe('judgeCandidates: a passage found by meaning that differs in names alone', () => {
   const option =
     'The interval between PING frames. This is only applicable for HTTP/2 connections.';
