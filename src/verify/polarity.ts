@@ -1093,21 +1093,32 @@ export function unstatedDenials(
       );
     };
     if (closest.length === 0 || !closest.every(plain)) continue;
+    // A clause that only names what a thing is ("bl is a storage object for collections of Node
+    // Buffers", "uniquelocal: IPv4 private addresses"): it states the relation plainly too.
+    // Its adjectives, if any, describe the things the claim names ("IPv4 private addresses").
+    const naming = (pc: Clause): boolean =>
+      pc.words.every(
+        (j) =>
+          /^(?:NOUN|PROPN|NUM|X)$/.test(page.tokens[j]!.pos) ||
+          (page.tokens[j]!.pos === 'ADJ' &&
+            mine.some((k) => related(claim.tokens[k]!, page.tokens[j]!))),
+      );
     const stated = closest.some(
       (pc) =>
         !inCondition(page.tokens, pc.words[0]!) &&
-        pc.words.some((j) => {
-          const t = page.tokens[j]!;
-          return (
-            t.pos === 'VERB' &&
-            !DENYING.has(t.lemma) &&
-            !/^(?:un|non|dis|in)/.test(t.lower) &&
-            // A piece of the claim's identifier is no word of its act ("generateMap" / "Generates").
-            !claim.tokens.some(
-              (c) => c.content && !/\p{Ll}\p{Lu}|[._$]/u.test(c.text) && related(c, t),
-            )
-          );
-        }),
+        (naming(pc) ||
+          pc.words.some((j) => {
+            const t = page.tokens[j]!;
+            return (
+              t.pos === 'VERB' &&
+              !DENYING.has(t.lemma) &&
+              !/^(?:un|non|dis|in)/.test(t.lower) &&
+              // A piece of the claim's identifier is no word of its act ("generateMap" / "Generates").
+              !claim.tokens.some(
+                (c) => c.content && !/\p{Ll}\p{Lu}|[._$]/u.test(c.text) && related(c, t),
+              )
+            );
+          })),
     );
     if (stated) return [`not ${x.text}`];
   }

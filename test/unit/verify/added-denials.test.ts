@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, verifyClaim } from '../../../src/verify/index.js';
 import { deniedVerbatim } from '../../../src/verify/denied-verbatim.js';
-import { expectConflict, expectSupported } from './expect-verdict.js';
+import { expectConflict, expectSupported, verdictOf } from './expect-verdict.js';
 
 beforeAll(() => {
   analyze('Warm up.');
@@ -71,6 +71,26 @@ describe('a denial added while rewording the verb', () => {
         'ignore is a manager, filter and parser which is implemented in pure JavaScript.',
       ).verdict,
     ).not.toBe('supported');
+  });
+
+  it('is not stated by a page clause that only names what the thing is', () => {
+    const entry = 'uniquelocal: IPv4 private addresses and IPv6 unique-local addresses.';
+    expect(
+      verdictOf(
+        'The name uniquelocal does not stand for the IPv4 private addresses and the IPv6 unique-local addresses.',
+        entry,
+      ),
+    ).not.toBe('supported');
+    expectSupported(
+      'The name uniquelocal stands for the IPv4 private addresses and the IPv6 unique-local addresses.',
+      entry,
+    );
+    const definition =
+      'bl is a storage object for collections of Node Buffers, exposing them with the main Buffer readable API.';
+    expect(verdictOf('bl does not hold a collection of Node Buffers.', definition)).not.toBe(
+      'supported',
+    );
+    expectSupported('bl holds a collection of Node Buffers.', definition);
   });
 
   it('is stated by a denying verb, and is only a case under a condition', () => {
