@@ -1113,9 +1113,17 @@ export function unstatedDenials(
               t.pos === 'VERB' &&
               !DENYING.has(t.lemma) &&
               !/^(?:un|non|dis|in)/.test(t.lower) &&
-              // A piece of the claim's identifier is no word of its act ("generateMap" / "Generates").
+              // A piece of the claim's identifier is no word of its act ("generateMap" / "Generates"),
+              // nor is a claim word the clause states in its own kind of word ("license" of "is
+              // licensed under the terms of the BSD license").
               !claim.tokens.some(
-                (c) => c.content && !/\p{Ll}\p{Lu}|[._$]/u.test(c.text) && related(c, t),
+                (c) =>
+                  c.content &&
+                  !/\p{Ll}\p{Lu}|[._$]/u.test(c.text) &&
+                  related(c, t) &&
+                  !pc.words.some(
+                    (k) => k !== j && page.tokens[k]!.pos === c.pos && related(c, page.tokens[k]!),
+                  ),
               )
             );
           })),

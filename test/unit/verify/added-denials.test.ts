@@ -65,6 +65,12 @@ describe('a denial added while rewording the verb', () => {
     );
     expect(r.verdict, r.reason).not.toBe('supported');
     expect(r.missing).toContain('not produce');
+    // The page's verb shares its stem with a noun of the claim the page states as a noun too.
+    const license = 'sprintf.js is licensed under the terms of the 3-clause BSD license.';
+    expect(
+      verdictOf('sprintf.js is not distributed under the three-clause BSD license.', license),
+    ).not.toBe('supported');
+    expectSupported('sprintf.js is distributed under the three-clause BSD license.', license);
     expect(
       verifyClaim(
         'The ignore package is not written in pure JavaScript.',
