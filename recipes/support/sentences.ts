@@ -13,6 +13,10 @@ export interface AnswerSentence {
   markers: number[];
 }
 
+/** Words that open sentences, never a name after an initial. */
+const OPENERS =
+  /^(?:The|This|That|These|Those|Then|There|It|Its|In|If|A|An|And|But|Or|So|For|When|While|With|To|On|As|At|By|Of|We|You|They|He|She|I|Each|Every|All|No|Not|Use|See|Note)$/;
+
 /** Abbreviations whose period does not end a sentence. */
 const ABBREVIATIONS = new Set([
   'e.g',
@@ -67,12 +71,18 @@ export function splitSentences(answer: string): AnswerSentence[] {
       const before = line.slice(start, m.index);
       const lastWord = /([A-Za-z.]+)$/.exec(before)?.[1]?.toLowerCase() ?? '';
       if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATIONS.has(lastWord)) continue;
-      // An ellipsis before a lower-case word elides inside the sentence ("xmlns:... attributes").
-      if (/^\.{3}$/.test(m[0]) && /^\s+\p{Ll}/u.test(line.slice(m.index + 3))) continue;
+      // An ellipsis before a lower-case word elides inside the sentence ("xmlns:... attributes",
+      // "setTypeParser(20, ...) with").
+      if (/^\.{3}["')\]]*$/.test(m[0]) && /^\s+\p{Ll}/u.test(line.slice(m.index + m[0].length)))
+        continue;
       // A mark standing alone as a word before a lower-case word is named, not ending anything
       // ("unless the pattern contains a . or options.dot is true").
       if (/^[.!?]$/.test(m[0]) && /\s$/.test(before) && /^\s+\p{Ll}/u.test(line.slice(m.index + 1)))
         continue;
+      // An initial before a name ends no sentence ("maintained by C. Scott Ananian"); a letter
+      // before a word that opens sentences does ("use plan B. Then ...").
+      const next = /^\s+(\p{Lu}(?:\p{Ll}+|\.))/u.exec(line.slice(m.index + 1))?.[1];
+      if (m[0] === '.' && /(?:^|\s)\p{Lu}$/u.test(before) && next && !OPENERS.test(next)) continue;
       pieces.push(line.slice(start, m.index + m[0].length));
       start = m.index + m[0].length;
     }

@@ -31,10 +31,11 @@ describe('splitSentences', () => {
     // An ellipsis before a lower-case word elides inside its sentence; before a capital it ends one.
     expect(
       splitSentences(
-        'Expat consumes the xmlns and xmlns:... attributes [1]. Wait... Then go [2].',
+        'Expat consumes the xmlns and xmlns:... attributes [1]. Call f(20, ...) with a parser. Wait... Then go [2].',
       ).map((x) => x.text),
     ).toEqual([
       'Expat consumes the xmlns and xmlns:... attributes [1].',
+      'Call f(20, ...) with a parser.',
       'Wait...',
       'Then go [2].',
     ]);
@@ -46,6 +47,18 @@ describe('splitSentences', () => {
     ).toEqual([
       'Dotfiles are skipped unless the pattern contains a . or dot is set [1].',
       'It ends here .',
+      'Then go.',
+    ]);
+    // An initial before a name ends no sentence; a capital letter before a word that opens
+    // sentences does.
+    expect(
+      splitSentences(
+        'The code is maintained by C. Scott Ananian [1]. Written by J. R. R. Tolkien. Use plan B. Then go.',
+      ).map((x) => x.text),
+    ).toEqual([
+      'The code is maintained by C. Scott Ananian [1].',
+      'Written by J. R. R. Tolkien.',
+      'Use plan B.',
       'Then go.',
     ]);
   });
