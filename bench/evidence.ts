@@ -69,8 +69,12 @@
 // READMEs, written the same way) or claims-thirtieth.json (the Notes on the Different Suggestion
 // Modes section of the GNU Aspell manual, the Understanding and managing package trust section of
 // the aptitude user's manual, the Quickstart guide of the Cyrus SASL documentation, the tig(1)
-// manual page and the split2, imurmurhash, encodeurl and flatted READMEs, written the same way;
-// its test split is the one nobody has looked at).
+// manual page and the split2, imurmurhash, encodeurl and flatted READMEs, written the same way) or
+// claims-thirtyfirst.json (the Installation on Unix section of the FFTW manual, the File system
+// limits and control section of the Securing Debian Manual, the PuTTY download keys appendix, the
+// Command Line Interface page of the Pygments documentation and the brace-expansion,
+// @mixmark-io/domino, webidl-conversions and pg-types READMEs, written the same way; its test
+// split is the one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
