@@ -24,7 +24,7 @@ import { norm, proseKey, related } from './words.js';
 import { loadWordNet } from './wordnet.js';
 
 /** Words that put a fact away from its holder, or pair facts by position, in one sentence. */
-const REORDERING = new Set(
+export const REORDERING = new Set(
   'unlike than instead rather respectively versus vs neither same whose former latter'.split(' '),
 );
 
@@ -183,7 +183,11 @@ const SHARED = -2;
  * Where `word` (lower case, no spaces) starts in `[first, last]`: the tokens that spell it
  * together ("UV", "_", "EBUSY" for `uv_ebusy`), mapped to the index after its last token.
  */
-function where(a: Analysis, [first, last]: [number, number], word: string): Map<number, number> {
+export function where(
+  a: Analysis,
+  [first, last]: [number, number],
+  word: string,
+): Map<number, number> {
   const out = new Map<number, number>();
   for (let i = first; i <= last; i++) {
     if (JOINED.test(a.tokens[i - 1]?.text ?? '')) continue;

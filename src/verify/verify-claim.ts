@@ -43,6 +43,7 @@ import { deniedActs, polarityConflicts, unstatedDenials } from './polarity.js';
 import { deniedVerbatim } from './denied-verbatim.js';
 import { exceptionConflicts, isPredicate, predicateConflicts } from './predicates.js';
 import { modifierReplaced, swappedWords } from './frames.js';
+import { neighbourSwaps } from './neighbours.js';
 import { reversals } from './reversals.js';
 import { branchConflicts } from './branches.js';
 import {
@@ -626,6 +627,7 @@ function weigh(c: Analysis, p: Analysis, options: VerifyClaimOptions): ClaimVeri
     ...branchConflicts(c.text, p.text),
   ];
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...associationSwaps(c, p));
+  if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...neighbourSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...caseSwaps(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...caseValues(c, p));
   if (!conflicts.some((x) => x.kind === 'term')) conflicts.push(...reversals(c, p));
