@@ -50,3 +50,42 @@ export function negateClaim(text: string): string | null {
   const end = aux.index + aux[0].length;
   return `${text.slice(0, end)} not${text.slice(end)}`;
 }
+
+/** Characters to escape in a name matched as a regular expression. */
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where `name` is written as a whole name (not inside another: "https" in "https_proxy"). */
+const wholeName = (name: string): string => `(?<![\\w-])${escapeRegExp(name)}(?![\\w-])`;
+
+/**
+ * The claim with two of its names swapped, for the replay's second synthetic check: a true claim
+ * the checker supports, with two names (identifiers, code, proper nouns) that it writes once each
+ * and that `quote`, its supporting passage, states too, each put in the other's place, should no
+ * longer be `supported` ("the DEBUG variable in Node.js" -> "the Node.js variable in DEBUG"). Most
+ * such swaps are false; a few are not (two items of one list), so the rate measures a direction,
+ * not an error count. `null` when the claim has no such pair.
+ * @example
+ * swapNames('Maps translate the IP address to an AS number.', 'Maps translate the IP address to an AS number.')
+ * // 'Maps translate the AS address to an IP number.'
+ */
+export function swapNames(text: string, quote: string): string | null {
+  const count = (s: string, name: string): number =>
+    s.match(new RegExp(wholeName(name), 'g'))?.length ?? 0;
+  const names = [
+    ...new Set(
+      analyze(text)
+        .keyTerms.filter((k) => k.kind !== 'rare')
+        .map((k) => k.text),
+    ),
+  ].filter((n) => n.length >= 2 && count(text, n) === 1 && count(quote, n) >= 1);
+  for (const [i, a] of names.entries()) {
+    for (const b of names.slice(i + 1)) {
+      if (a.includes(b) || b.includes(a)) continue;
+      const swapped = text.replace(new RegExp(`${wholeName(a)}|${wholeName(b)}`, 'g'), (m) =>
+        m === a ? b : a,
+      );
+      if (swapped !== text) return swapped;
+    }
+  }
+  return null;
+}

@@ -11,7 +11,7 @@ import type { Located, LocateRecord } from '../../recipes/support/locate.js';
 import { table } from '../../recipes/support/script.js';
 import type { LabelledClaim } from './claims.js';
 import { FALSE_KINDS, loadClaimSet } from './claims.js';
-import { negateClaim } from './negate.js';
+import { negateClaim, swapNames } from './negate.js';
 import type { ClaimResult } from './score.js';
 
 /** One claim of a recorded run: the text the checker looked up, on which page, and its verdict. */
@@ -43,6 +43,11 @@ export interface ReplayedClaim extends ClaimResult {
    * ({@link negateClaim}), judged against the same candidates; absent when no rule applies.
    */
   negated?: string;
+  /**
+   * For a true claim judged `supported`: the verdict of the claim with two of its names swapped
+   * ({@link swapNames}), judged against the same candidates; absent when it has no such pair.
+   */
+  swapped?: string;
 }
 
 /** A record judged again. */
@@ -109,20 +114,24 @@ export async function replayRecord(
     }
     const l = (await locate(at.page))[at.index]!;
     const judged = result(claim, rc.verdict, verdictOf(l), l.judged.reason, l);
-    const negated =
-      TRUE_KINDS.includes(claim.kind) && judged.verdict === 'supported' && negateClaim(rc.text!);
-    if (negated) {
-      // The negated claim is looked up where the claim was: its searches answer it.
+    // A claim edited by rule is looked up where the claim was: its searches answer it.
+    const judgeAs = async (text: string): Promise<string> => {
       const searches = at.page.searches.map((x) =>
-        x.claim === rc.text ? { ...x, claim: negated } : x,
+        x.claim === rc.text ? { ...x, claim: text } : x,
       );
       const [n] = await locateAll(
         replaySource(searches),
-        [negated],
+        [text],
         at.page.context,
         at.page.semantic,
       );
-      judged.negated = verdictOf(n!);
+      return verdictOf(n!);
+    };
+    if (TRUE_KINDS.includes(claim.kind) && judged.verdict === 'supported') {
+      const negated = negateClaim(rc.text!);
+      if (negated) judged.negated = await judgeAs(negated);
+      const swapped = swapNames(rc.text!, l.judged.match?.quote ?? '');
+      if (swapped) judged.swapped = await judgeAs(swapped);
     }
     results.push(judged);
   }
@@ -161,6 +170,8 @@ export interface Tally {
   contradicted: [number, number];
   /** Supported true claims whose negation by rule is still judged supported. */
   negatedSupported: [number, number];
+  /** Supported true claims still judged supported with two of their names swapped. */
+  swappedSupported: [number, number];
   /** Verdicts that differ from the recorded ones. */
   changed: number;
 }
@@ -183,6 +194,10 @@ export function tally(results: readonly ReplayedClaim[]): Tally {
       results.filter((r) => r.negated === 'supported').length,
       results.filter((r) => r.negated !== undefined).length,
     ],
+    swappedSupported: [
+      results.filter((r) => r.swapped === 'supported').length,
+      results.filter((r) => r.swapped !== undefined).length,
+    ],
     changed: results.filter((r) => r.verdict !== r.recorded).length,
   };
 }
@@ -200,6 +215,7 @@ function tallyRow(name: string, t: Tally, misses: number): (string | number)[] {
     fraction(t.falseSupported),
     fraction(t.contradicted),
     fraction(t.negatedSupported),
+    fraction(t.swappedSupported),
     t.changed,
     misses,
   ];
@@ -240,6 +256,7 @@ export function renderReplays(replays: readonly Replay[], split: 'dev' | 'test' 
       'false sup',
       'num+neg con',
       'negated sup',
+      'swapped sup',
       'changed',
       'misses',
     ],

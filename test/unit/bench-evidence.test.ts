@@ -10,7 +10,7 @@ import {
   loadClaimSet,
 } from '../../bench/evidence/claims.js';
 import type { ClaimSet } from '../../bench/evidence/claims.js';
-import { negateClaim } from '../../bench/evidence/negate.js';
+import { negateClaim, swapNames } from '../../bench/evidence/negate.js';
 import { replayRecord, tally } from '../../bench/evidence/replay.js';
 import type { EvidenceRecord } from '../../bench/evidence/replay.js';
 import { citationScores, scoreKinds } from '../../bench/evidence/score.js';
@@ -238,5 +238,20 @@ describe('evidence replay', () => {
     // "not only" is a limit, not a denial; "does nothing" has no verb phrase to deny.
     expect(negateClaim('It is not only fast.')).toBeNull();
     expect(negateClaim('-Cr does nothing here.')).toBeNull();
+  });
+
+  it('swaps two names the claim writes once each and its passage states', () => {
+    const quote =
+      'obug picks up enabled namespaces from the DEBUG environment variable in Node.js.';
+    expect(swapNames('obug reads namespaces from the DEBUG variable in Node.js.', quote)).toBe(
+      'obug reads namespaces from the Node.js variable in DEBUG.',
+    );
+    // A name the passage writes only inside another ("DEBUG" in "DEBUG_COLORS") is not stated.
+    expect(
+      swapNames('DEBUG_COLORS and DEBUG are read in Node.js.', 'DEBUG_COLORS in Node.js.'),
+    ).toBe('Node.js and DEBUG are read in DEBUG_COLORS.');
+    // A name the passage does not state, or that the claim writes twice, is left alone.
+    expect(swapNames('Node.js reads DEBUG.', 'It reads DEBUG.')).toBeNull();
+    expect(swapNames('DEBUG sets DEBUG in Node.js.', 'DEBUG sets DEBUG in Node.js.')).toBeNull();
   });
 });
