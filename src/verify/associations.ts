@@ -501,6 +501,29 @@ function enumerated(an: Analysis, from: number, to: number): boolean {
 const INSTEAD = /^(?:instead|rather)$/;
 
 /**
+ * The first and last token of the name joined by underscores that token `k` is a piece of
+ * ("fftw3", "_", "omp"); `[k, k]` when it is none.
+ */
+function underscored(a: Analysis, k: number): [number, number] {
+  const piece = (j: number): boolean => /[\p{L}\p{N}]/u.test(a.tokens[j]?.text ?? '');
+  const glue = (j: number): boolean => JOINED.test(a.tokens[j]?.text ?? '');
+  let [first, last] = [k, k];
+  while (glue(first - 1) && piece(first - 2)) first -= 2;
+  while (glue(last + 1) && piece(last + 2)) last += 2;
+  return [first, last];
+}
+
+/** A name joined by underscores as one token: its text, and its lower case as lemma and stem. */
+function identifier(a: Analysis, first: number, last: number): Token {
+  const text = a.tokens
+    .slice(first, last + 1)
+    .map((t) => t.text)
+    .join('');
+  const lower = text.toLowerCase();
+  return { ...a.tokens[first]!, text, lower, lemma: lower, stem: lower };
+}
+
+/**
  * What each "A instead of B" / "A rather than B" / "A in favour of B" of a text puts before the
  * contrast and after it: the content words up to three words before it (six for "in favour of"),
  * in its clause, each by its stem, and the first one after it, by its stem with its text.
@@ -519,11 +542,16 @@ function preferences(a: Analysis): {
     const favour =
       t.lower === 'in' && /^favou?r$/.test(next ?? '') && a.tokens[i + 2]?.lower === 'of';
     if (!favour && (!INSTEAD.test(t.lower) || (next !== 'of' && next !== 'than'))) return;
-    let at = a.tokens.findIndex((x, k) => k >= i + (favour ? 3 : 2) && x.content);
+    // The first content word after it, or the first piece of a name joined by underscores.
+    let at = a.tokens.findIndex(
+      (x, k) => k >= i + (favour ? 3 : 2) && (x.content || underscored(a, k)[1] > k),
+    );
     if (at < 0) return;
     // A qualified name is told by its last part ("emitter.off" / "emitter.removeListener").
     while (a.tokens[at + 1]?.joined && a.tokens[at + 2]) at += 2;
-    const after = a.tokens[at]!;
+    // A name joined by underscores is one word ("fftw3_omp", not "fftw3").
+    const [, last] = underscored(a, at);
+    const after = last > at ? identifier(a, at, last) : a.tokens[at]!;
     const chosen = new Map<string, Analysis['tokens'][number]>();
     // What is set aside in favour of another is the clause's subject: "The glob file is
     // deprecated".
@@ -532,6 +560,13 @@ function preferences(a: Analysis): {
     for (let k = i - 1; k >= 0 && reach > 0 && a.tokens[k]!.clause === t.clause; k--) {
       if (nameMark(a.tokens, k)) continue;
       reach--;
+      const [first] = underscored(a, k);
+      if (first < k) {
+        const name = identifier(a, first, k);
+        chosen.set(name.stem, name);
+        k = first;
+        continue;
+      }
       // The last part of a qualified name is a name, whatever word it is ("emitter.off").
       if (a.tokens[k]!.content || a.tokens[k - 1]?.joined)
         chosen.set(a.tokens[k]!.stem, a.tokens[k]!);

@@ -58,7 +58,7 @@ function sides(a: Analysis, at: number): [Set<string>, Set<string>] {
   );
   const taken = earlier ? a.tokens[earlier.at]!.clause : -1;
   // "less strict": the adjective is the comparison's own word, on neither side.
-  const span = /^(?:more|less)\s+\S+$/i.test(self?.text ?? '') ? 2 : 1;
+  const span = /^(?:more|less|fewer)\s+\S+$/i.test(self?.text ?? '') ? 2 : 1;
   a.tokens.forEach((t, i) => {
     if (!t.content || (i >= at && i < at + span) || i < first || i > last || aside.has(i)) return;
     if (i < at && t.clause <= taken) return;
@@ -168,8 +168,11 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
     // "less strict" and "more stable" are degrees too, of the adjective after them.
     const degree =
       (/^\p{L}+er$/u.test(c.text) && !/^(?:more|fewer)$/i.test(c.text)) ||
-      (/^(?:more|less)\s+\p{L}+$/iu.test(c.text) &&
-        /^(?:ADJ|ADV)$/.test(claim.tokens[c.at + 1]?.pos ?? ''));
+      (/^(?:more|less|fewer)\s+\p{L}+$/iu.test(c.text) &&
+        /^(?:ADJ|ADV|NOUN)$/.test(claim.tokens[c.at + 1]?.pos ?? '')) ||
+      // So are "less memory" and "fewer allocations", amounts of the noun after them, and a verb
+      // of change ("is increased", "grows"): with nothing after them, their subject tells.
+      (c.base === 'more' && claim.tokens[c.at]?.pos === 'VERB');
     // A subject of one word ("The API is slower") is matched by that word.
     const best =
       degree && cr.size === 0 ? Math.max(Math.min(2, cl.size), ...judged.map(subject)) : Infinity;
@@ -305,8 +308,18 @@ export function particleConflicts(claim: Analysis, page: Analysis): Conflict[] {
   for (const [i, t] of claim.tokens.entries()) {
     const other = Object.hasOwn(PARTICLE_OPPOSITE, t.lower) ? PARTICLE_OPPOSITE[t.lower] : null;
     const verb = claim.tokens[i - 1];
-    // A verb, or its gerund read as a noun ("by rounding up").
-    if (!other || !verb || !(verb.pos === 'VERB' || /ing$/.test(verb.lower))) continue;
+    // A verb, or a word the tagger read otherwise that WordNet knows as one ("by rounding up",
+    // "is rounded up", "Scroll up").
+    const verbal = (t: Token): boolean =>
+      t.pos === 'VERB' ||
+      /ing$/.test(t.lower) ||
+      (t.content &&
+        [t.lemma, t.lower.replace(/e?d$/, '')].some((w) =>
+          loadWordNet()
+            .synsets(w)
+            .some((id) => id.startsWith('v')),
+        ));
+    if (!other || !verb || !verbal(verb)) continue;
     const after = (particle: string): number =>
       page.tokens.findIndex(
         (x, j) => x.lemma === verb.lemma && page.tokens[j + 1]?.lower === particle,
