@@ -289,3 +289,93 @@ function deniedRestrictions(denying: Analysis, stating: Analysis, swapped: boole
   }
   return [];
 }
+
+/** Words that name a whole an exception is taken from. */
+const WHOLES = new Set(['all', 'every', 'any', 'each', 'everywhere', 'everything', 'anything']);
+
+/**
+ * An item the page takes out of a whole ("works on every platform except Windows", "any value
+ * other than null", "all platforms but Windows") that the claim states the fact of ("works on
+ * Windows"): the page says it does not hold there. The claim's clause must state a verb or an
+ * adjective of the page's (the same fact), deny nothing, and make no exception of its own.
+ */
+/** An item a page takes out of a whole, and the verbs and adjectives of the fact it is taken from. */
+interface Excepted {
+  /** Index of the excepting word ("except", "but", "other"). */
+  at: number;
+  item: Token;
+  fact: Token[];
+}
+
+/** Each item `page` takes out of a whole ("every platform except Windows"). */
+function exceptions(a: Analysis): Excepted[] {
+  const ranges = sentenceRanges(a);
+  return [...a.tokens.keys()].flatMap((j): Excepted[] => {
+    const from = excepting(a, j);
+    const item = from < 0 ? undefined : a.tokens.slice(from, from + 4).find((x) => x.content);
+    if (!item) return [];
+    const [first] = ranges.find(([s, e]) => s <= j && j <= e)!;
+    const fact = a.tokens
+      .slice(first, j)
+      .filter((x) => x.content && /^(?:VERB|ADJ)$/.test(x.pos) && !WHOLES.has(x.lower));
+    return [{ at: j, item, fact }];
+  });
+}
+
+/**
+ * Where the item an excepting word at `j` takes out of a whole starts ("every platform except
+ * Windows", "except for Windows", "all platforms but Windows", "any value other than null"); -1
+ * when it takes none.
+ */
+function excepting(a: Analysis, j: number): number {
+  const t = a.tokens[j]!;
+  const other = t.lower === 'other' && a.tokens[j + 1]?.lower === 'than';
+  if (t.lower !== 'except' && t.lower !== 'but' && !other) return -1;
+  // Only after a whole: "all platforms but Windows"; not "except in rare cases".
+  const whole = a.tokens.slice(Math.max(0, j - 4), j).some((x) => WHOLES.has(x.lower));
+  if (!whole) return -1;
+  return t.lower === 'except' && a.tokens[j + 1]?.lower === 'for' ? j + 2 : j + (other ? 2 : 1);
+}
+
+/** The claim's clauses that name `e`'s item and state its fact, each as its tokens. */
+function statesExcepted(claim: Analysis, e: Excepted): Token[][] {
+  // The item is a name the claim states ("Windows", "null"), not an ordinary word ("cases").
+  const names = new Set(claim.keyTerms.flatMap((k) => k.text.toLowerCase().split(/\s+/)));
+  if (!names.has(e.item.lower)) return [];
+  return claim.tokens.flatMap((x) => {
+    if (!x.content || x.lemma !== e.item.lemma) return [];
+    const clause = claim.tokens.filter((y) => y.clause === x.clause);
+    return clause.some((y) => y.content && e.fact.some((f) => related(y, f))) ? [clause] : [];
+  });
+}
+
+/**
+ * An item the page takes out of a whole ("works on every platform except Windows", "any value
+ * other than null", "all platforms but Windows") that the claim states the fact of ("works on
+ * Windows"): the page says it does not hold there. The claim's clause must state a verb or an
+ * adjective of the page's (the same fact), deny nothing, and make no exception of its own.
+ */
+export function exceptedConflicts(claim: Analysis, page: Analysis): Conflict[] {
+  if (claim.tokens.some((_, i) => excepting(claim, i) >= 0)) return [];
+  for (const e of exceptions(page)) {
+    if (statesExcepted(claim, e).some((clause) => !clause.some((y) => y.cue))) {
+      return [
+        { kind: 'negation', claim: e.item.text, page: `${page.tokens[e.at]!.text} ${e.item.text}` },
+      ];
+    }
+  }
+  return [];
+}
+
+/**
+ * The page's words whose fact the claim denies of an item the page takes out of it ("does not
+ * work on Windows" against "works on every platform except Windows"): the page says so too, so a
+ * denial of those words agrees with it.
+ */
+export function deniedExceptions(claim: Analysis, page: Analysis): string[] {
+  return exceptions(page).flatMap((e) =>
+    statesExcepted(claim, e).some((clause) => clause.some((y) => y.cue))
+      ? e.fact.map((f) => f.text)
+      : [],
+  );
+}

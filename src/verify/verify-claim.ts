@@ -27,6 +27,8 @@ import {
 import {
   coordinatedItems,
   distinguishing,
+  deniedExceptions,
+  exceptedConflicts,
   exclusiveConflicts,
   restrictionConflicts,
   itemConflicts,
@@ -588,7 +590,12 @@ function weigh(c: Analysis, p: Analysis, options: VerifyClaimOptions): ClaimVeri
     !/\b(?:not|never|no)\b|n't/i.test(x.page) &&
     p.tokens.some((t, j) => possibly(p.tokens, j) && x.page.split(/\s+/).includes(t.text));
   quantities.missing.push(...denials.filter(possible).map((x) => x.claim));
-  const polarity = denials.filter((x) => !possible(x));
+  // A denial of an item the page takes out of the fact ("does not work on Windows" / "works on
+  // every platform except Windows") agrees with it.
+  const excepted = deniedExceptions(c, p);
+  const polarity = denials.filter(
+    (x) => !possible(x) && !(x.kind === 'negation' && excepted.includes(x.page)),
+  );
   // With the negations agreeing, a word whose antonym the page negates is stated ("optional" /
   // "not required"); one whose antonym the page states plainly ("the first proxy" / "the last
   // proxy") is not.
@@ -648,6 +655,16 @@ function weigh(c: Analysis, p: Analysis, options: VerifyClaimOptions): ClaimVeri
   if (conflicts.length === 0) conflicts.push(...conditionConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...concessionConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...exclusiveConflicts(c, p));
+  // And the other way round: the claim restricts to one of the names the page lists together
+  // ("works only on Linux" / "works on Linux and macOS"). Only names: "only compiled and installed
+  // if ..." is a condition, not one of "compilation and installation".
+  if (conflicts.length === 0)
+    conflicts.push(
+      ...exclusiveConflicts(p, c)
+        .filter((x) => p.keyTerms.some((k) => k.kind !== 'rare' && x.claim.includes(k.text)))
+        .map((x) => ({ ...x, claim: x.page, page: x.claim })),
+    );
+  if (conflicts.length === 0) conflicts.push(...exceptedConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...restrictionConflicts(c, p));
   if (conflicts.length === 0) conflicts.push(...exceptionConflicts(c, p));
   const missing = [
