@@ -335,16 +335,17 @@ export function extractQuantities(text: string): Quantity[] {
     raws.push({ start, end, value, high: value, bound: boundBefore(lower, start, end) });
     taken.push([start, end]);
   }
-  // Digits: 30,000 / 1.5 / 10k / ranges 1-5, 1 to 5, between 1 and 5.
+  // Digits: 30,000 / 100_000 (a separator of code) / 1.5 / 10k / ranges 1-5, 1 to 5, between 1
+  // and 5.
   const numRe =
-    /(?<![\w./])(?<![\w./-]-)(-?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e\d+\b)?)(k\b)?(?:\s*(?:-|–|to|and)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b)?/g;
+    /(?<![\w./])(?<![\w./-]-)(-?)(\d{1,3}(?:,\d{3})+|\d{1,3}(?:_\d{3})+(?![\w])|\d+(?:\.\d+)?(?:e\d+\b)?)(k\b)?(?:\s*(?:-|–|to|and)\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b)?/g;
   for (let m = numRe.exec(lower); m; m = numRe.exec(lower)) {
     const start = m.index;
     let end = start + m[0].length;
     if (!free(start, end)) continue;
     const scale = m[3] ? 1e3 : 1;
     // A minus standing alone before the digits ("use -1 to disable") is the number's sign.
-    const value = Number(m[2]!.replace(/,/g, '')) * scale * (m[1] ? -1 : 1);
+    const value = Number(m[2]!.replace(/[,_]/g, '')) * scale * (m[1] ? -1 : 1);
     let high = value;
     let bound: Bound | null = boundBefore(lower, start, end);
     const head = m[1]!.length + m[2]!.length + (m[3]?.length ?? 0);

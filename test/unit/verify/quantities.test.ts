@@ -23,6 +23,14 @@ describe('extractQuantities', () => {
     expect(one('waits 30s')).toMatchObject({ value: 30_000, dim: 'ms' });
   });
 
+  it('reads digits grouped by commas or by the underscores of code', () => {
+    expect(one('at most 100,000 expansions')).toMatchObject({ value: 100_000, bound: 'le' });
+    expect(one('limited to `100_000` by default')).toMatchObject({ value: 100_000 });
+    expect(one('a budget of 20_000_000 steps')).toMatchObject({ value: 20_000_000 });
+    // An identifier with digits is no number.
+    expect(extractQuantities('set max_1_000 in the config')).toEqual([]);
+  });
+
   it('reads number words, bounds and ranges', () => {
     expect(one('retried up to three times')).toMatchObject({
       value: 3,
