@@ -293,13 +293,7 @@ function deniedRestrictions(denying: Analysis, stating: Analysis, swapped: boole
 /** Words that name a whole an exception is taken from. */
 const WHOLES = new Set(['all', 'every', 'any', 'each', 'everywhere', 'everything', 'anything']);
 
-/**
- * An item the page takes out of a whole ("works on every platform except Windows", "any value
- * other than null", "all platforms but Windows") that the claim states the fact of ("works on
- * Windows"): the page says it does not hold there. The claim's clause must state a verb or an
- * adjective of the page's (the same fact), deny nothing, and make no exception of its own.
- */
-/** An item a page takes out of a whole, and the verbs and adjectives of the fact it is taken from. */
+/** An item a page takes out of a whole, and the verbs and adjectives of the fact it holds. */
 interface Excepted {
   /** Index of the excepting word ("except", "but", "other"). */
   at: number;

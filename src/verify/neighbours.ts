@@ -8,15 +8,16 @@
  *
  * How: for two key terms that the claim and the passage each state once, in one sentence, the word
  * right before and the word right after each name (articles, brackets and quotes passed over; a
- * comma, colon or semicolon ends the search) are compared. A word beside one name in the claim and beside the other, on the same side,
- * in the passage votes for a swap; one beside the same name in both votes against. A swap needs a
- * content word voting for it and none against. Reworded sentences rarely keep a name's neighbours
- * ("give decode() a Buffer" / "supply a Buffer to decode()" share none), so a paraphrase gives no
- * votes either way. Names that are items of one list ("NIST and USNO", "curl, Postman or other
- * servers") or of one frame (the same word beside both: "returns FFI_OK if ..., FFI_BAD_SIZE if
- * ..."), a name the passage writes twice, and sentences that move facts about ("unlike", "rather
- * than", "respectively") are left out: there the order tells nothing. Two names side by side are
- * one compound name ("JSON Schema" / "Schema JSON"), and are read.
+ * comma, colon or semicolon ends the search) are compared. A word beside one name in the claim and
+ * beside the other, on the same side, in the passage votes for a swap; one beside the same name in
+ * both votes against. A swap needs a content word voting for it and none against. Reworded
+ * sentences rarely keep a name's neighbours ("give decode() a Buffer" / "supply a Buffer to
+ * decode()" share none), so a paraphrase gives no votes either way. Names that are items of one
+ * list ("NIST and USNO", "curl, Postman or other servers") or of one frame (the same word beside
+ * both: "returns FFI_OK if ..., FFI_BAD_SIZE if ..."), a name the passage writes twice, and
+ * sentences that move facts about ("unlike", "rather than", "respectively") are left out: there the
+ * order tells nothing. Two names side by side are one compound name ("JSON Schema" / "Schema
+ * JSON"), and are read.
  */
 import { sentenceRanges } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
