@@ -6,6 +6,7 @@
  * hand-written ones shows here when it does not carry over.
  */
 import { analyze } from '../../src/verify/index.js';
+import { escapeRegExp } from '../../src/verify/words.js';
 
 /** A denial after an auxiliary, and the auxiliary without it. */
 const DENIALS: readonly [RegExp, string][] = [
@@ -50,9 +51,6 @@ export function negateClaim(text: string): string | null {
   const end = aux.index + aux[0].length;
   return `${text.slice(0, end)} not${text.slice(end)}`;
 }
-
-/** Characters to escape in a name matched as a regular expression. */
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Where `name` is written as a whole name (not inside another: "https" in "https_proxy"). */
 const wholeName = (name: string): string => `(?<![\\w-])${escapeRegExp(name)}(?![\\w-])`;

@@ -4,7 +4,7 @@
  * other, though it shares most of the claim's words ("supports passive mode" for "supports active
  * as well as passive mode"). The words that tell an item from the others must be stated.
  */
-import { sentenceRanges, written } from './analyze.js';
+import { sentenceBounds, sentenceRanges, written } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { predicateConflicts } from './predicates.js';
 import type { Conflict } from './verify-claim.js';
@@ -303,12 +303,11 @@ interface Excepted {
 
 /** Each item `page` takes out of a whole ("every platform except Windows"). */
 function exceptions(a: Analysis): Excepted[] {
-  const ranges = sentenceRanges(a);
   return [...a.tokens.keys()].flatMap((j): Excepted[] => {
     const from = excepting(a, j);
     const item = from < 0 ? undefined : a.tokens.slice(from, from + 4).find((x) => x.content);
     if (!item) return [];
-    const [first] = ranges.find(([s, e]) => s <= j && j <= e)!;
+    const [first] = sentenceBounds(a, j);
     const fact = a.tokens
       .slice(first, j)
       .filter((x) => x.content && /^(?:VERB|ADJ)$/.test(x.pos) && !WHOLES.has(x.lower));

@@ -19,7 +19,7 @@
  * order tells nothing. Two names side by side are one compound name ("JSON Schema" / "Schema
  * JSON"), and are read.
  */
-import { sentenceRanges } from './analyze.js';
+import { sentenceBounds } from './analyze.js';
 import type { Analysis, Token } from './analyze.js';
 import { REORDERING, where } from './associations.js';
 import type { Conflict } from './verify-claim.js';
@@ -51,10 +51,6 @@ function beside(
   }
   return null;
 }
-
-/** The sentence of token `k`. */
-const sentenceOf = (ranges: readonly Span[], k: number): Span | undefined =>
-  ranges.find(([s, e]) => k >= s && k <= e);
 
 /** True when two spans do not overlap. */
 const apart = (x: Span, y: Span): boolean => x[1] < y[0] || y[1] < x[0];
@@ -104,8 +100,6 @@ export function neighbourSwaps(claim: Analysis, page: Analysis): Conflict[] {
   if (names.length < 2) return [];
   const mine = spansOf(claim, names);
   const theirs = spansOf(page, names);
-  const claimSentences = sentenceRanges(claim);
-  const pageSentences = sentenceRanges(page);
   const reorders = (a: Analysis, [s, e]: Span): boolean =>
     a.tokens.slice(s, e + 1).some((t) => REORDERING.has(t.lower));
   // The names the claim writes once; the passage must write each once too: a name it repeats is
@@ -118,10 +112,10 @@ export function neighbourSwaps(claim: Analysis, page: Analysis): Conflict[] {
     for (const y of once.slice(n + 1)) {
       if (!apart(x.c, y.c) || !apart(x.p, y.p)) continue;
       if (listed(claim, x.c, y.c, mine.tokens) || listed(page, x.p, y.p, theirs.tokens)) continue;
-      const cs = sentenceOf(claimSentences, x.c[0]);
-      const ps = sentenceOf(pageSentences, x.p[0]);
-      if (!cs || !ps || cs !== sentenceOf(claimSentences, y.c[0])) continue;
-      if (ps !== sentenceOf(pageSentences, y.p[0])) continue;
+      const cs = sentenceBounds(claim, x.c[0]);
+      const ps = sentenceBounds(page, x.p[0]);
+      if (cs[0] !== sentenceBounds(claim, y.c[0])[0]) continue;
+      if (ps[0] !== sentenceBounds(page, y.p[0])[0]) continue;
       if (reorders(claim, cs) || reorders(page, ps)) continue;
       if (swappedBeside(claim, page, [x.c, y.c, cs], [x.p, y.p, ps])) {
         return [{ kind: 'term', claim: x.name, page: y.name }];
