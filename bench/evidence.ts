@@ -73,8 +73,12 @@
 // claims-thirtyfirst.json (the Installation on Unix section of the FFTW manual, the File system
 // limits and control section of the Securing Debian Manual, the PuTTY download keys appendix, the
 // Command Line Interface page of the Pygments documentation and the brace-expansion,
-// @mixmark-io/domino, webidl-conversions and pg-types READMEs, written the same way; its test
-// split is the one nobody has looked at).
+// @mixmark-io/domino, webidl-conversions and pg-types READMEs, written the same way) or
+// claims-thirtysecond.json (the Reporting and handling bugs chapter of the Debian Linux Kernel
+// Handbook, the Resources page of the ImageMagick documentation, the cmake-policies(7) manual of
+// CMake, the Description of the Self-Tests appendix of the Libgcrypt Reference Manual and the
+// mime-db, punycode, html-escaper and esutils READMEs, written the same way; its test split is the
+// one nobody has looked at).
 // The embedded service is started and indexes the docs the set cites, exactly as `npm run demo`
 // does; each claim becomes one sentence "claim [n]." of a single answer whose citations are the
 // docs' signed URLs (found through search, as a user would get them), and verifyAnswer checks the
