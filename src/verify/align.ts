@@ -14,6 +14,7 @@ import {
   hasTerm,
   identifierPieces,
   initialsOf,
+  misspelt,
   negativeRest,
   norm,
 } from './words.js';
@@ -160,6 +161,7 @@ export function quantityAlignment(
           : undefined;
       const rival =
         counted ??
+        nameRival(q, claim, page, same, others) ??
         ownerRival(q, claim, page, same, others) ??
         slotHolder(q, claim, page, same, others);
       if (rival) conflicts.push({ kind: q.kind, claim: q.text, page: rival.text });
@@ -404,6 +406,35 @@ function slotHolder(
 }
 
 /**
+ * The word a value is given to right before it: "alpha" of "an alpha of 255", "alpha = 0",
+ * "alpha: 0", "alpha is 0"; undefined for a function word ("all at 255", "set to 5").
+ */
+function givenTo(a: Analysis, x: Quantity): string | undefined {
+  const m = /([\p{L}][\p{L}\p{N}_-]*)\s*(?:=|:|\bof\b|\bis\b|\bat\b)\s*$/u.exec(
+    a.text.slice(Math.max(0, x.start - 40), x.start),
+  );
+  const word = m?.[1]?.toLowerCase();
+  return word && a.tokens.some((t) => t.content && t.lower === word) ? word : undefined;
+}
+
+/**
+ * A different page value given to the word the claim gives its value to, when no equal one is:
+ * "white has an alpha of 255" against "red = 255, green = 255, blue = 255, and alpha = 0", where
+ * the 255 is on the page, but red's.
+ */
+function nameRival(
+  q: Quantity,
+  claim: Analysis,
+  page: Analysis,
+  same: readonly Quantity[],
+  others: readonly Quantity[],
+): Quantity | undefined {
+  const name = givenTo(claim, q);
+  if (name === undefined || same.some((p) => givenTo(page, p) === name)) return undefined;
+  return others.find((p) => givenTo(page, p) === name);
+}
+
+/**
  * The name a page value belongs to: the last identifier the page names before it ("maxSockets:
  * ... Default: 100. maxFreeSockets: ... Default: 256." gives 100 to `maxSockets`).
  */
@@ -632,6 +663,9 @@ export function termAlignment(
       // A rare word may be inflected differently on the page ("configurable", "configure").
       const stem = k.text.toLowerCase().slice(0, Math.max(5, Math.ceil(k.text.length * 0.75)));
       if (pageText.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(stem))) continue;
+      // Or mistyped there ("privledges").
+      const lower = k.text.toLowerCase();
+      if (pageText.split(/[^\p{L}\p{N}]+/u).some((w) => misspelt(lower, w))) continue;
       // Or under another negative prefix ("undecoded", "non-decoded").
       const denied = negativeRest(k.text.toLowerCase());
       if (denied && pageText.split(/[^\p{L}\p{N}-]+/u).some((w) => negativeRest(w) === denied))

@@ -170,6 +170,24 @@ function replaced(lemmas: readonly string[], values: readonly string[], i: numbe
 /** Verbs of prevention: "X keeps/stops/prevents Y from doing Z" means Y does not do Z. */
 const PREVENTION = new Set(['keep', 'stop', 'prevent', 'prohibit', 'bar', 'block', 'forbid']);
 
+/**
+ * True when the "from" at `i` follows a verb of prevention in its clause: four words back, or
+ * further over what it prevents when that is named with examples ("stops brace sets like {a,b}
+ * and {1..3} from being expanded"), up to a stop, a semicolon or another "from".
+ */
+function preventedFrom(
+  lemmas: readonly (string | undefined)[],
+  values: readonly string[],
+  i: number,
+): boolean {
+  for (let k = i - 1; k >= Math.max(0, i - 16); k--) {
+    if (/^(?:[.;:!?]|from)$/i.test(values[k] ?? '')) return false;
+    if (PREVENTION.has((lemmas[k] ?? '').toLowerCase()))
+      return k >= i - 4 || /[{}[\]()]/.test(values.slice(k, i).join(''));
+  }
+  return false;
+}
+
 const FUNCTION_POS = new Set([
   'AUX',
   'DET',
@@ -602,7 +620,7 @@ export function analyze(written: string): Analysis {
       // negates its participle ("keeps selectors from being absolutized").
       /^(?:VERB|NOUN|AUX)$/.test(tags[i + 1] ?? '') &&
       /ing$/i.test(values[i + 1] ?? '') &&
-      lemmas.slice(Math.max(0, i - 4), i).some((l) => PREVENTION.has((l ?? '').toLowerCase()));
+      preventedFrom(lemmas, values, i);
     // "cannot be larger than 125 bytes" bounds the number ("at most 125 bytes") and "not as
     // stable as" compares ("less stable"): the quantity and the comparative carry that negation.
     // "a fragment rather than a full document" says "not a full document"; so do "instead of",

@@ -228,7 +228,12 @@ export function comparativeConflicts(claim: Analysis, page: Analysis): Conflict[
       // "runs before the files of the package" and "before the package is unpacked" swaps nothing.
       const [ol, or] = [only(cl, cr), only(cr, cl)];
       const [opl, opr] = [only(pl, pr), only(pr, pl)];
+      // "After an interruption many servers restore the queue": a sentence that opens with its
+      // order and runs on with no comma has all its words on the right, no side to swap.
+      const opening =
+        cl.size === 0 && c.base === 'before' && sentenceBounds(claim, c.at)[0] === c.at;
       const swapped =
+        !opening &&
         !before(claim, c.at) &&
         !before(page, p.at) &&
         overlap(ol, opr) + overlap(or, opl) > overlap(ol, opl) + overlap(or, opr);

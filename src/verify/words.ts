@@ -34,11 +34,62 @@ export function sameWord(a: Token, b: Token): boolean {
   if (rest !== undefined && rest === negativeRest(b.lower)) return true;
   // A participle the tagger read as an adjective and left as is ("are hooked" / "hook").
   if (participleOf(a, b) || participleOf(b, a)) return true;
+  if (misspelt(a.lower, b.lower)) return true;
   const x = a.lower;
   const y = b.lower;
   let i = 0;
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
   return i >= 6 && i >= 0.75 * Math.min(x.length, y.length);
+}
+
+/**
+ * True when one of two plain words is the other mistyped inside it: a letter more or less, or two
+ * neighbours swapped ("afffix" / "affix"), two such slips in a long word ("privledges" /
+ * "privileges"); and the mistyped one is no word WordNet knows, so that real words a letter apart
+ * ("inline" / "online") stay apart.
+ */
+export function misspelt(x: string, y: string): boolean {
+  if (x === y || !/^[a-z]{5,}$/.test(x) || !/^[a-z]{5,}$/.test(y)) return false;
+  // A slip inside the word: one word ending or starting the other is a prefix or a suffix
+  // ("asynchronously" / "synchronously", "escope" / "scope"), and words that differ in their
+  // first two letters are two words.
+  if (x.slice(0, 2) !== y.slice(0, 2) || x.endsWith(y) || y.endsWith(x)) return false;
+  if (x.startsWith(y) || y.startsWith(x)) return false;
+  // One letter changed is how irregular forms differ ("overwrote" / "overwrite", "began" /
+  // "begin"), which WordNet does not list: only letters added, dropped or swapped are slips.
+  if (x.length === y.length && [...x].filter((c, i) => c !== y[i]).length === 1) return false;
+  if (
+    Math.abs(x.length - y.length) > 2 ||
+    edits(x, y) > (Math.min(x.length, y.length) >= 8 ? 2 : 1)
+  )
+    return false;
+  const wn = loadWordNet();
+  // Known in some inflection: "newer" is "new", "stopped" is "stop".
+  const known = (w: string): boolean =>
+    [
+      w,
+      ...['s', 'es', 'd', 'ed', 'ing', 'er', 'est', 'ly'].flatMap((end) => {
+        if (!w.endsWith(end)) return [];
+        const stem = w.slice(0, -end.length);
+        return [stem, `${stem}e`, stem.replace(/i$/, 'y'), stem.replace(/(.)\1$/, '$1')];
+      }),
+    ].some((v) => wn.knows(v));
+  return known(x) !== known(y);
+}
+
+/** Edits from one word to the other: letters added, dropped or changed, neighbours swapped. */
+function edits(x: string, y: string): number {
+  const d = Array.from({ length: x.length + 1 }, (_, i) =>
+    Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= x.length; i++)
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[x.length]![y.length]!;
 }
 
 /** What a word denies with a negative prefix ("decoded" of "undecoded", "non-decoded"). */
@@ -167,6 +218,8 @@ const PROSE_ANTONYMS: readonly (readonly [string, string])[] = [
   ['allow', 'reject'],
   ['permit', 'reject'],
   ['accept', 'deny'],
+  ['permit', 'deny'],
+  ['grant', 'deny'],
   // A feature still working against one turned off ("mouse support keeps working" / "will be
   // disabled").
   ['work', 'disable'],

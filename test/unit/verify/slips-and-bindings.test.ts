@@ -1,0 +1,96 @@
+// A page's typing slips ("privledges"), a value given to a word right before it ("alpha = 0"), a
+// prevention over examples in brackets ("stops brace sets like {a,b} from being expanded"), an
+// order that opens a sentence with no comma after it, and access granted or denied.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/verify/index.js';
+import { misspelt } from '../../../src/verify/words.js';
+import { expectConflict, expectSupported, verdictOf } from './expect-verdict.js';
+
+beforeAll(() => {
+  analyze('Warm up.');
+}, 120_000);
+
+describe('typing slips on the page', () => {
+  it('reads a mistyped word as the word', () => {
+    expectSupported(
+      'slocate runs its update process with higher privileges than locate.',
+      'The slocate package runs its update process with higher privledges than locate.',
+    );
+    expectSupported(
+      'With affix compression in use the modes mean slightly different things.',
+      'When afffix compression is used the modes mean slightly different things.',
+    );
+  });
+
+  it('keeps apart real words, prefixed words and irregular forms', () => {
+    expect(misspelt('privileges', 'privledges')).toBe(true);
+    expect(misspelt('affix', 'afffix')).toBe(true);
+    // Both are words.
+    expect(misspelt('inline', 'online')).toBe(false);
+    // A prefix, not a slip.
+    expect(misspelt('synchronously', 'asynchronously')).toBe(false);
+    expect(misspelt('scope', 'escope')).toBe(false);
+    // An irregular past WordNet does not list.
+    expect(misspelt('overwrite', 'overwrote')).toBe(false);
+    // A comparative is its adjective.
+    expect(misspelt('newer', 'never')).toBe(false);
+    // Names a letter apart are two names.
+    expect(misspelt('setuid', 'setgid')).toBe(false);
+    expectConflict('The setuid call is made first.', 'The setgid call is made first.', 'term');
+  });
+});
+
+describe('a value given to a word', () => {
+  it('contradicts a value the page gives the word, though the number is elsewhere', () => {
+    expectConflict(
+      'White comes out as red, green and blue all at 255 with an alpha of 255 as well.',
+      'For white, red = 255, green = 255, blue = 255, and alpha = 0.',
+      'number',
+      { claim: '255', page: '0' },
+    );
+    expectSupported(
+      'White has an alpha of 0.',
+      'For white, red = 255, green = 255, blue = 255, and alpha = 0.',
+    );
+  });
+});
+
+describe('prevention over examples', () => {
+  it('reads "stops X like {a,b} from being expanded" as "not expanded"', () => {
+    expect(
+      verdictOf(
+        'nobrace stops brace sets like {a,b} and {1..3} from being expanded.',
+        'nobrace: Do not expand {a,b} and {1..3} brace sets.',
+      ),
+    ).not.toBe('contradicted');
+    expectConflict(
+      'nobrace stops brace sets like {a,b} and {1..3} from being expanded.',
+      'nobrace: Expand {a,b} and {1..3} brace sets.',
+      'negation',
+    );
+  });
+});
+
+describe('an order that opens a sentence', () => {
+  it('does not read a whole sentence with no comma as the order’s other side', () => {
+    expectSupported(
+      'After an interruption many POP servers restore the whole mail queue after about 10 minutes.',
+      'Many POP servers, if an interruption occurs, will restore the whole mail queue after about 10 minutes.',
+    );
+  });
+});
+
+describe('access granted or denied', () => {
+  it('contradicts a default the page states as permitted', () => {
+    expectConflict(
+      'By default the server denies every request.',
+      'By default every request is permitted.',
+      'antonym',
+    );
+    expectConflict(
+      'The policy grants access to the MPEG delegate.',
+      'The policy denies access to the MPEG delegate.',
+      'antonym',
+    );
+  });
+});
