@@ -364,12 +364,10 @@ function around(a: Analysis, x: Quantity): string[] {
  */
 function slotWords(a: Analysis, x: Quantity): string[] {
   const content = new Set(a.tokens.filter((t) => t.content).map((t) => t.lower));
-  const before =
-    a.text
-      .slice(0, x.start)
-      .split(/[;!?]|\.(?=\s|$)/u)
-      .at(-1) ?? '';
-  const after = a.text.slice(x.end).split(/[;!?]|\.(?=\s|$)/u)[0] ?? '';
+  // A sentence ends at a stop, not at one of an abbreviation ("(e.g. policy memory limit 1GB").
+  const end = /[;!?]|(?<!\b(?:e\.g|i\.e|etc|vs|cf))\.(?=\s|$)/iu;
+  const before = a.text.slice(0, x.start).split(end).at(-1) ?? '';
+  const after = a.text.slice(x.end).split(end)[0] ?? '';
   const words = (t: string): string[] =>
     (t.toLowerCase().match(/[\p{L}][\p{L}\p{N}_]{2,}/gu) ?? []).filter((w) => content.has(w));
   return [...words(before).slice(-8), ...words(after).slice(0, 8)];

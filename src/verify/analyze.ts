@@ -670,7 +670,7 @@ export function analyze(written: string): Analysis {
       /ing$/i.test(values[i + 1] ?? '');
     // "refuses to start", "fails to connect", "declines to answer" say "does not start": the
     // verb after "to" is what is negated. So do "is unable to start" and "it is impossible to
-    // (unambiguously) parse lists", which say they cannot.
+    // (unambiguously) parse lists", which say they cannot, and "a failure to write".
     const verbAfterTo =
       values[i + 1]?.toLowerCase() === 'to' &&
       (tags[i + 2] === 'VERB' || (tags[i + 2] === 'ADV' && tags[i + 3] === 'VERB'));
@@ -678,7 +678,9 @@ export function analyze(written: string): Analysis {
       (/^(?:refuse|decline|fail)$/.test(lemma) &&
         values[i + 1]?.toLowerCase() === 'to' &&
         tags[i + 2] === 'VERB') ||
-      (/^(?:unable|impossible)$/.test(lower) && verbAfterTo);
+      (/^(?:unable|impossible)$/.test(lower) && verbAfterTo) ||
+      // "silent failure to write data": the noun says it as the verb does.
+      (/^(?:failure|failures|refusal|inability)$/.test(lower) && verbAfterTo);
     // "405 Method Not Allowed", "204 No Content": a status's name, in title case, denies nothing.
     const titled =
       /^(?:Not|No)$/.test(value) &&

@@ -112,6 +112,9 @@ function purpose(tokens: readonly Token[], first: number): boolean {
 /** Verbs that turn an act off: "disable cancellation" denies the canceling. */
 const DISABLING = new Set(['disable', 'prevent', 'suppress', 'stop', 'block', 'inhibit']);
 
+/** Verbs that leave a thing out: "exclude X" says what "X does not count" does. */
+const EXCLUDING = new Set(['exclude', 'omit', 'ignore', 'skip', 'reject', 'disallow', 'forbid']);
+
 /** Values that say a thing is not there; for {@link absence} after "be". */
 const VALUE_ABSENT = new Set(['unset', 'unspecified', 'undefined']);
 
@@ -612,9 +615,31 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
         mine.every((i) => purposes.some((k) => related(claim.tokens[i]!, page.tokens[k]!)))
       );
     };
+    // A denial put as a verb of exclusion agrees with one put with "not": "We exclude loss of
+    // data in memory" says what "losing data in memory doesn't count as data loss" does. Such a
+    // verb counts as a denial when the other side does not state it.
+    const excluding = (a: Analysis, words: readonly number[], other: Analysis): number =>
+      words.filter(
+        (k) =>
+          a.tokens[k]!.pos === 'VERB' &&
+          EXCLUDING.has(a.tokens[k]!.lemma) &&
+          !other.tokens.some((t) => t.content && related(t, a.tokens[k]!)),
+      ).length;
+    const verbally = (x: (typeof pairs)[number]): boolean => {
+      const [mine, theirs] = [
+        excluding(claim, c.words, page),
+        excluding(page, x.clause.words, claim),
+      ];
+      return (
+        mine + theirs > 0 &&
+        x.flips.length === 0 &&
+        (c.cues + mine) % 2 === (x.clause.cues + theirs) % 2
+      );
+    };
     const agrees = (touching.length > 0 ? touching : pairs).some(
       (x) =>
         ((c.cues + x.flips.length) % 2 === x.clause.cues % 2 && crossed(x) === undefined) ||
+        verbally(x) ||
         !touches(x) ||
         conditional(x) ||
         wordwise(x) ||
@@ -998,7 +1023,9 @@ export function deniedActs(
       words.some((k) => k !== skip && related(claim.tokens[i]!, page.tokens[k]!)),
     ).length;
   for (const [j, x] of page.tokens.entries()) {
-    if (!x.negated || !x.content) continue;
+    // A verb that leaves a thing out denies as "not" does ("We exclude loss of data in memory").
+    const excludes = x.pos === 'VERB' && !x.negated && EXCLUDING.has(x.lemma);
+    if (!(x.negated || excludes) || !x.content) continue;
     if (!/^(?:VERB|ADJ)$/.test(x.pos) && !deniedAfterAux(page.tokens, j)) continue;
     // A thing put aside for another ("are used instead of the newer, better ones") is no act.
     if (setAsideFor(page.tokens, j)) continue;

@@ -94,3 +94,40 @@ describe('access granted or denied', () => {
     );
   });
 });
+
+describe('a slot read past an abbreviation', () => {
+  it('does not end the slot of a value at "e.g."', () => {
+    expect(
+      verdictOf(
+        "Resource policies are per-instance maximums: if the policy's memory limit is 1GB, running with -limit 2GB doesn't raise it, and the memory limit stays at 1GB.",
+        'Define arguments for the memory, map, and disk resources with SI prefixes (.e.g 100MB). In addition, resource policies are maximums for each instance of ImageMagick (e.g. policy memory limit 1GB, the -limit 2GB option exceeds policy maximum so memory limit is 1GB).',
+      ),
+    ).not.toBe('contradicted');
+  });
+});
+
+describe('denials put as verbs of exclusion', () => {
+  it('agrees with "not" put as "exclude"', () => {
+    expectSupported(
+      "Losing data that was in memory because of a crash doesn't count as data loss.",
+      'We exclude loss of data in memory due to a crash.',
+    );
+    expectSupported(
+      'Only corrupted data in storage, or data silently not written, qualifies.',
+      'Only corruption of data in storage, or silent failure to write data, qualifies.',
+    );
+  });
+
+  it('does not let a claim state an act the page leaves out', () => {
+    expect(
+      verdictOf(
+        'Losing data that was in memory because of a crash counts as data loss.',
+        'We exclude loss of data in memory due to a crash.',
+      ),
+    ).not.toBe('supported');
+    expect(
+      verdictOf('Comments in the file are processed.', 'Comments in the file are ignored.'),
+    ).not.toBe('supported');
+    expectSupported('Comments in the file are not processed.', 'Comments in the file are ignored.');
+  });
+});
