@@ -297,6 +297,13 @@ const HEADED_EXTRA = 2;
 const ENTRY_EXTRA = 1;
 
 /**
+ * Extra fuzzy candidates that are the entry of a name in code the claim gives ("statusCode - the
+ * status code of the error, defaulting to 500" for "the error's statusCode defaults to 400"): an
+ * entry shares few of a long claim's words, however much it is the passage that decides.
+ */
+const CODE_ENTRY_EXTRA = 1;
+
+/**
  * Ways a claim names an option in words: "the sensitive option", "setting trim to true" (the
  * verifier reads the same names, `optionNames` of src/verify/settings.ts; the page module does not
  * depend on the verifier).
@@ -401,28 +408,44 @@ function fuzzyMatches(
   // The entry of an option the claim names in words, wherever its text shares few of the claim's
   // words ("sensitive Regexp will be case sensitive. (default: false)" for "the sensitive option
   // is true by default"): the verifier reads its default against the claim's.
-  const entries: Window[] = [];
-  for (const name of optionNames(claim)) {
-    for (let i = 0; i < units.length; i++) {
-      const unit = units[i]!;
-      const head = norm.text.slice(unit.span.start, unit.span.start + name.length + 1);
-      if (head !== `${name} ` || unit.kind === 'row') continue;
-      const last = units[i + 1]?.block === unit.block ? units[i + 1]! : unit;
-      const span = { start: unit.span.start, end: last.span.end };
-      if (chosen.some((w) => w.span.start === span.start && w.span.end === span.end)) continue;
-      const seen = new Set([...words[i]!, ...(last === unit ? [] : words[i + 1]!)]);
-      let hit = 0;
-      for (const word of wanted) if (seen.has(word)) hit++;
-      if (hit < HEADED_MIN_HITS) continue;
-      entries.push({
-        recall: hit / wanted.size,
-        precision: hit / seen.size,
-        span,
-        context: unit.context,
-      });
+  const entriesOf = (names: readonly string[], extra: number): void => {
+    const entries: Window[] = [];
+    for (const name of names) {
+      for (let i = 0; i < units.length; i++) {
+        const unit = units[i]!;
+        const head = norm.text.slice(unit.span.start, unit.span.start + name.length + 1);
+        if (
+          !head.startsWith(name) ||
+          !/^[\s:(-]$/.test(head.slice(name.length)) ||
+          unit.kind === 'row'
+        )
+          continue;
+        const last = units[i + 1]?.block === unit.block ? units[i + 1]! : unit;
+        const span = { start: unit.span.start, end: last.span.end };
+        if (chosen.some((w) => w.span.start === span.start && w.span.end === span.end)) continue;
+        const seen = new Set([...words[i]!, ...(last === unit ? [] : words[i + 1]!)]);
+        let hit = 0;
+        for (const word of wanted) if (seen.has(word)) hit++;
+        if (hit < HEADED_MIN_HITS) continue;
+        entries.push({
+          recall: hit / wanted.size,
+          precision: hit / seen.size,
+          span,
+          context: unit.context,
+        });
+      }
     }
-  }
-  chosen.push(...entries.sort(best).slice(0, ENTRY_EXTRA));
+    chosen.push(...entries.sort(best).slice(0, extra));
+  };
+  entriesOf(optionNames(claim), ENTRY_EXTRA);
+  const options = new Set(optionNames(claim));
+  const codeNames = [
+    ...new Set((claim.match(CODE_NAME) ?? []).map((n) => normalizeText(n.replace(/\(\)$/, '')))),
+  ];
+  entriesOf(
+    codeNames.filter((n) => n.length >= 4 && !options.has(n)),
+    CODE_ENTRY_EXTRA,
+  );
   return chosen.map((w) => ({
     method: 'fuzzy' as const,
     score: w.recall,

@@ -39,6 +39,19 @@ describe.each(DRIVERS)('candidate passages of a documentation page under %s', (d
     expect(best.context).toBe('Option | Type | Default | Description');
   });
 
+  it('offers the entry of a name in code the claim gives, however few words they share', async () => {
+    const claim =
+      'If you create the pool without options, maxRedirections defaults to 5, so a request that is redirected more often fails with an error after the fifth hop.';
+    const found = await candidates(page, claim);
+    const entry = found.find((m) => m.method === 'fuzzy' && m.domPath.includes('#redirects'));
+    expect(entry?.quote).toBe(
+      'maxRedirections - The most redirects the pool follows for one request. Default 3.',
+    );
+    expect(verifyClaim(claim, entry!.quote, { context: entry!.context }).verdict).toBe(
+      'contradicted',
+    );
+  });
+
   it('never glues a heading to the paragraph under it; the heading is the context', async () => {
     const found = await candidates(
       page,
