@@ -459,6 +459,9 @@ export function analyze(written: string): Analysis {
   // subject ("the state is final and the client is no longer usable"); without a verb before, the
   // noun phrase is coordinated inside one clause ("idle and busy sockets are closed").
   const opensClause = (i: number, hasVerb: boolean): boolean => {
+    // "informational and debug messages": a "verb" between a coordinated adjective and a noun
+    // is a second modifier of the noun, no predicate.
+    if (tags[i - 1] === 'ADJ' && tags[i + 1] === 'VERB' && tags[i + 2] === 'NOUN') return false;
     for (let k = i + 1; k < Math.min(values.length, i + 4); k++) {
       const v = values[k]?.toLowerCase() ?? '';
       if (predicate(k) || CUES.has(v)) return true;

@@ -336,7 +336,26 @@ export function polarityConflicts(claim: Analysis, page: Analysis): Conflict[] {
       if (shared.length === 0) continue;
       if (shared.length === 1 && flips.length > 0 && 1 + flips.length < c.words.length / 2)
         continue;
-      const score = shared.length + flips.length;
+      // A default the claim states is the page's default case: "GLib prints debug messages by
+      // default" is answered by "By default, these messages are not printed", not by the
+      // sentence before, which names more of its words ("messages should be printed").
+      // The default must be the clause's own, or the one of a "By default," opening it.
+      const inDefault = (a: Analysis, at: number): boolean => {
+        const clause = a.tokens[at]!.clause;
+        return a.tokens.some(
+          (t, k) =>
+            t.lower === 'default' &&
+            a.tokens[k - 1]?.lower === 'by' &&
+            (t.clause === clause ||
+              (t.clause === clause - 1 &&
+                a.tokens.every((x) => x.clause !== t.clause || !x.content || x === t))),
+        );
+      };
+      const byDefault =
+        inDefault(claim, c.words[0]!) &&
+        inDefault(page, p.words[0]!) &&
+        shared.filter((j) => page.tokens[j]!.lemma !== 'default').length >= 2;
+      const score = shared.length + flips.length + (byDefault ? 3 : 0);
       if (score < best) continue;
       if (score > best) pairs = [];
       best = score;

@@ -1,6 +1,7 @@
 // A page's typing slips ("privledges"), a value given to a word right before it ("alpha = 0"), a
 // prevention over examples in brackets ("stops brace sets like {a,b} from being expanded"), an
-// order that opens a sentence with no comma after it, and access granted or denied.
+// order that opens a sentence with no comma after it, access granted or denied, denials put as
+// verbs of exclusion, and a claim's default case judged by the page's.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { misspelt } from '../../../src/verify/words.js';
@@ -129,5 +130,31 @@ describe('denials put as verbs of exclusion', () => {
       verdictOf('Comments in the file are processed.', 'Comments in the file are ignored.'),
     ).not.toBe('supported');
     expectSupported('Comments in the file are not processed.', 'Comments in the file are ignored.');
+  });
+});
+
+describe("a claim's default case", () => {
+  const page =
+    'G_MESSAGES_DEBUG. A space-separated list of log domains for which informational and debug messages should be printed. By default, these messages are not printed.';
+
+  it('is judged by the page sentence that states the default', () => {
+    expectConflict(
+      'GLib prints informational and debug messages by default.',
+      page,
+      'negation',
+      undefined,
+      { context: 'GLib Running GLib Applications' },
+    );
+    expectSupported('GLib does not print informational and debug messages by default.', page, {
+      context: 'GLib Running GLib Applications',
+    });
+  });
+
+  it('reads two modifiers of one noun as one clause', () => {
+    const clauses = (text: string): number =>
+      new Set(analyze(text).tokens.map((t) => t.clause)).size;
+    expect(clauses('GLib prints informational and debug messages.')).toBe(
+      clauses('GLib prints informational messages.'),
+    );
   });
 });
