@@ -558,6 +558,11 @@ export function analyze(written: string): Analysis {
       opensAside ||
       closesAside ||
       (type === 'punctuation' && /^[,.;:!?]$/.test(value) && !joined) ||
+      // A dash set off by spaces between two clauses ("do not make sense together - there is no
+      // opportunity"); not the one of an option ("-Cf").
+      (/^[-\u2013\u2014]$/.test(value) &&
+        (spaces[i] ?? '') !== '' &&
+        (spaces[i + 1] ?? '') !== '') ||
       CLAUSE_BREAK.has(lower) ||
       // A relative "that" opens a clause of its own ("requests that are not idempotent").
       // Not "that" read as one after a verb, before a noun that no verb follows ("keep that

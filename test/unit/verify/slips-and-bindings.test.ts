@@ -1,7 +1,7 @@
 // A page's typing slips ("privledges"), a value given to a word right before it ("alpha = 0"), a
 // prevention over examples in brackets ("stops brace sets like {a,b} from being expanded"), an
 // order that opens a sentence with no comma after it, access granted or denied, denials put as
-// verbs of exclusion, and a claim's default case judged by the page's.
+// verbs of exclusion, a claim's default case judged by the page's, and a dash between clauses.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { misspelt } from '../../../src/verify/words.js';
@@ -156,5 +156,19 @@ describe("a claim's default case", () => {
     expect(clauses('GLib prints informational and debug messages.')).toBe(
       clauses('GLib prints informational messages.'),
     );
+  });
+});
+
+describe('a dash between clauses', () => {
+  it('ends a clause at a dash set off by spaces, not at the dash of an option', () => {
+    expectSupported(
+      'It makes no sense to combine -Cf with -Cm.',
+      'The options -Cf and -Cm do not make sense together - there is no opportunity for meta-equivalence classes.',
+    );
+    const clauseOf = (text: string, word: string): number =>
+      analyze(text).tokens.find((t) => t.text === word)!.clause;
+    expect(clauseOf('Use -Cf with -Cm.', 'Cm')).toBe(clauseOf('Use -Cf with -Cm.', 'Use'));
+    const dashed = 'They do not make sense together - there is no opportunity.';
+    expect(clauseOf(dashed, 'there')).not.toBe(clauseOf(dashed, 'They'));
   });
 });
