@@ -203,6 +203,27 @@ export function extractQuantities(text: string): Quantity[] {
   )) {
     date(m.index, m.index + m[0].length, m[3] ? +m[3] : 0, monthOf(m[2]!), +m[1]!);
   }
+  // A network prefix length ("a /24 prefix", "192.168.1.5/32", "::1/128"): a number of its own
+  // kind, compared with prefix lengths only.
+  for (const m of lower.matchAll(
+    /(?:(?<=\b\d{1,3}(?:\.\d{1,3}){3})|(?<=:[0-9a-f]{0,4})|(?<=[\s(]|^))\/(\d{1,3})\b(?![/\w]|\.\w)/g,
+  )) {
+    const end = m.index + m[0].length;
+    if (!free(m.index, end)) continue;
+    const value = +m[1]!;
+    push({
+      kind: 'number',
+      text: text.slice(m.index, end),
+      value,
+      high: value,
+      bound: 'eq',
+      dim: 'prefix',
+      unit: '/',
+      parts: [],
+      start: m.index,
+      end,
+    });
+  }
   // Days in words: "the first of January 2020", "January the first".
   for (const m of lower.matchAll(
     new RegExp(`\\b(?:the\\s+)?${DAY_WORD}\\s+of\\s+${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'g'),

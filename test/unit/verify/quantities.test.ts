@@ -216,3 +216,27 @@ describe('multiples in verbs', () => {
     expect(bare.verdict, bare.reason).toBe('supported');
   });
 });
+
+describe('network prefix lengths', () => {
+  it('reads "/24" as a prefix length, not a fraction or a path', () => {
+    const of = (text: string): string[] =>
+      extractQuantities(text)
+        .filter((q) => q.dim === 'prefix')
+        .map((q) => q.text);
+    expect(of('a /24 prefix, so 192.168.1.5 gives 192.168.1.5/24 and ::1/128.')).toEqual([
+      '/24',
+      '/24',
+      '/128',
+    ]);
+    expect(of('Half is 1/2 and the path is /usr/lib.')).toEqual([]);
+  });
+
+  it('wants a prefix length the claim gives to be stated', () => {
+    expect(
+      verifyClaim(
+        'An IPv6 address with no subnet gets a /128 prefix.',
+        'For an address with no explicit subnet the prefix is /32.',
+      ).verdict,
+    ).not.toBe('supported');
+  });
+});
