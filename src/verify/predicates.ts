@@ -233,6 +233,18 @@ const necessity = (a: readonly Token[], i: number, b: readonly Token[], j: numbe
   !b[j]!.negated &&
   b.some((x) => x.clause === b[j]!.clause && x.negated && NECESSARY.has(x.lemma));
 
+/** Verbs of report before "as": "is noted as fully compliant" says what the page calls it. */
+const REPORTED = new Set([
+  'noted',
+  'described',
+  'listed',
+  'documented',
+  'reported',
+  'labelled',
+  'labeled',
+  'mentioned',
+]);
+
 /**
  * True when the token is a predicate: a verb, or a word right after an auxiliary ("can be
  * overridden", "is not enabled"; the tagger reads some participles as nouns or adjectives).
@@ -248,6 +260,14 @@ export function isPredicate(tokens: readonly Token[], at: number): boolean {
   if (t.pos !== 'ADJ' && t.pos !== 'NOUN') return false;
   for (let i = at - 1; i >= 0; i--) {
     const x = tokens[i]!;
+    // "is noted as fully compliant", "is described as stable": what the page is said to call
+    // it, a predicate as "is fully compliant" is.
+    if (
+      x.lower === 'as' &&
+      REPORTED.has(tokens[i - 1]?.lower ?? '') &&
+      tokens[i - 2]?.lemma === 'be'
+    )
+      return true;
     if (x.pos === 'ADV' || x.cue) continue;
     return x.pos === 'AUX' && x.lemma === 'be';
   }

@@ -1,7 +1,8 @@
 // A page's typing slips ("privledges"), a value given to a word right before it ("alpha = 0"), a
 // prevention over examples in brackets ("stops brace sets like {a,b} from being expanded"), an
 // order that opens a sentence with no comma after it, access granted or denied, denials put as
-// verbs of exclusion, a claim's default case judged by the page's, and a dash between clauses.
+// verbs of exclusion, a claim's default case judged by the page's, a dash between clauses, and
+// what a thing is said to be ("is noted as fully compliant").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/verify/index.js';
 import { misspelt } from '../../../src/verify/words.js';
@@ -170,5 +171,16 @@ describe('a dash between clauses', () => {
     expect(clauseOf('Use -Cf with -Cm.', 'Cm')).toBe(clauseOf('Use -Cf with -Cm.', 'Use'));
     const dashed = 'They do not make sense together - there is no opportunity.';
     expect(clauseOf(dashed, 'there')).not.toBe(clauseOf(dashed, 'They'));
+  });
+});
+
+describe('what a thing is said to be', () => {
+  it('reads "is noted as X" as a predicate, as "is X" is', () => {
+    expectConflict(
+      'The punycode.js by Ben Noordhuis is noted as fully compliant.',
+      'punycode.js by Ben Noordhuis (note: not fully compliant)',
+      'negation',
+    );
+    expectSupported('The tool is described as stable.', 'The tool is stable.');
   });
 });
